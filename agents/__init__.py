@@ -1,0 +1,1 @@
+"""Players: agents that map a view of the frame to an action."""

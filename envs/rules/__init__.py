@@ -1,0 +1,1 @@
+"""The rules of King of the Hill as pure functions over event logs (no physics)."""

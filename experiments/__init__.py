@@ -1,0 +1,1 @@
+"""Training, evaluation, tournaments and benchmarks; the ``kinghill`` command line."""

@@ -1,0 +1,35 @@
+"""Billiards physics of the pyramid table on Pymunk: table, cue, cloth, contacts, pockets.
+
+Knows nothing of the rules. The entry point is :func:`simulate`.
+"""
+
+from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Pocketed
+from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, WHITES, Cushion, Pocket
+from kinghill.physics.result import ShotResult, Trajectory
+from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, NoiseModel, Shot
+from kinghill.physics.simulate import simulate
+from kinghill.physics.spec import TableSpec
+from kinghill.physics.state import TableState
+
+__all__ = [
+    "BREAK_BALL",
+    "COLOURED",
+    "MAX_SPEED",
+    "MISCUE_LIMIT",
+    "N_BALLS",
+    "WHITES",
+    "BallBall",
+    "BallCushion",
+    "CentreLine",
+    "Cushion",
+    "Event",
+    "NoiseModel",
+    "Pocket",
+    "Pocketed",
+    "Shot",
+    "ShotResult",
+    "TableSpec",
+    "TableState",
+    "Trajectory",
+    "simulate",
+]

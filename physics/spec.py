@@ -1,0 +1,111 @@
+"""The table specification: dimensions, marks and the ball, cloth and cushion coefficients.
+
+Defaults follow the МКП/ЕКП tournament requirements for a 12-ft pyramid table; coefficients follow
+the pool literature (Alciatore; pooltool defaults) unless stated otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Every dimension (m, kg, s) and coefficient of the table; each value is overridable.
+
+    Marks: front and rear spot at L/4 from their short cushions on the long axis; the house line
+    through the front spot; the centre line at L/2.
+    """
+
+    length: float = 3.550
+    """Playing-area length L (front to rear cushion nose)."""
+    width: float = 1.775
+    """Playing-area width W."""
+    ball_diameter: float = 0.068
+    ball_mass: float = 0.280
+    corner_mouth: float = 0.073
+    """Opening of a corner pocket between its jaw tips."""
+    middle_mouth: float = 0.083
+    """Opening of a middle pocket between its jaw tips."""
+    corner_jaw_radius: float = 0.005
+    """Rounding radius of a corner jaw tip."""
+    middle_jaw_radius: float = 0.011
+    """Rounding radius of a middle jaw tip."""
+    cushion_height: float = 0.042
+    """Height of the cushion nose above the cloth."""
+    gravity: float = 9.81
+    mu_slide: float = 0.2
+    """Ball-cloth sliding friction."""
+    mu_roll: float = 0.01
+    """Rolling resistance coefficient."""
+    mu_spin: float = 0.0151
+    """Side-spin friction; spin decays at 5 mu_spin g / (2 R) rad/s^2 (pooltool: 0.444 R / R)."""
+    e_ball: float = 0.95
+    """Ball-ball coefficient of restitution."""
+    e_cushion: float = 0.85
+    """Ball-cushion coefficient of restitution."""
+    mu_cushion: float = 0.2
+    """Ball-cushion sliding friction."""
+    mu_ball_a: float = 0.00995
+    """Ball-ball friction mu(v) = a + b exp(-c v_rel) (Alciatore, TP A-14 fit)."""
+    mu_ball_b: float = 0.108
+    mu_ball_c: float = 1.088
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"TableSpec.{f.name} must be a finite number, got {value!r}")
+            if value < 0:
+                raise ValueError(f"TableSpec.{f.name} must not be negative, got {value!r}")
+        for name in ("length", "width", "ball_diameter", "ball_mass", "gravity"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"TableSpec.{name} must be positive, got {getattr(self, name)!r}")
+        for name in ("corner_mouth", "middle_mouth"):
+            if getattr(self, name) <= self.ball_diameter:
+                raise ValueError(
+                    f"TableSpec.{name} ({getattr(self, name)} m) must be wider than a ball "
+                    f"({self.ball_diameter} m)"
+                )
+        for name in ("e_ball", "e_cushion"):
+            if getattr(self, name) > 1:
+                raise ValueError(f"TableSpec.{name} must be at most 1, got {getattr(self, name)}")
+        if self.cushion_height < self.radius or self.cushion_height >= self.ball_diameter:
+            raise ValueError(
+                "TableSpec.cushion_height must lie between the ball's radius and its diameter, "
+                f"got {self.cushion_height}"
+            )
+        if self.width < 8 * self.ball_diameter or self.length < 2 * self.width * 0.9:
+            raise ValueError(
+                f"TableSpec: a {self.length} x {self.width} m table is too small for 8 balls "
+                "and a pyramid layout (length about twice the width)"
+            )
+
+    @property
+    def radius(self) -> float:
+        """Ball radius R."""
+        return self.ball_diameter / 2
+
+    @property
+    def centre_line_x(self) -> float:
+        """x of the centre line."""
+        return self.length / 2
+
+    @property
+    def house_line_x(self) -> float:
+        """x of the house line; a ball is in the house when its centre's x is below this."""
+        return self.length / 4
+
+    @property
+    def front_spot(self) -> tuple[float, float]:
+        return (self.length / 4, self.width / 2)
+
+    @property
+    def rear_spot(self) -> tuple[float, float]:
+        return (3 * self.length / 4, self.width / 2)
+
+    @property
+    def rear_cushion_mid(self) -> tuple[float, float]:
+        """Middle of the rear short cushion (its nose), the start of the spotting line."""
+        return (self.length, self.width / 2)

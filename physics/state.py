@@ -1,0 +1,170 @@
+"""Where the balls are: the table state that every shot starts from and ends in."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS
+from kinghill.physics.spec import TableSpec
+
+RACK_GAP = 1e-4
+"""Gap left between racked balls (R-rack: a hair apart, so the break does not hinge on rounding)."""
+OVERLAP_TOLERANCE = 1e-9
+"""Balls closer than 2R minus this overlap; touching balls (distance exactly 2R) are allowed."""
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class TableState:
+    """Ball positions (8 x 2, m) and which balls are on the table; immutable and cheap to copy.
+
+    Ball 0 is the coloured ball, 1-7 the whites. The position of a ball that is off the table
+    (pocketed) is NaN. Use the methods below to derive new states; each validates what it makes.
+    """
+
+    spec: TableSpec
+    positions: np.ndarray
+    on_table: np.ndarray = field(default_factory=lambda: np.ones(N_BALLS, dtype=bool))
+
+    def __post_init__(self) -> None:
+        pos = np.array(self.positions, dtype=np.float64)
+        on = np.array(self.on_table, dtype=bool)
+        if pos.shape != (N_BALLS, 2):
+            raise ValueError(f"TableState.positions must have shape (8, 2), got {pos.shape}")
+        if on.shape != (N_BALLS,):
+            raise ValueError(f"TableState.on_table must have shape (8,), got {on.shape}")
+        pos[~on] = np.nan
+        object.__setattr__(self, "positions", _readonly(pos))
+        object.__setattr__(self, "on_table", _readonly(on))
+        for ball in np.flatnonzero(on):
+            self._check_inside(int(ball), pos[ball])
+        self._check_no_overlap()
+
+    # ---- validation -------------------------------------------------------------------------
+    def _check_inside(self, ball: int, xy: np.ndarray) -> None:
+        r, s = self.spec.radius, self.spec
+        x, y = float(xy[0]), float(xy[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError(f"ball {ball}: position ({x}, {y}) is not a finite number")
+        if not (r - 1e-12 <= x <= s.length - r + 1e-12 and r - 1e-12 <= y <= s.width - r + 1e-12):
+            raise ValueError(
+                f"ball {ball} at ({x:.4f}, {y:.4f}) is not on the playing area: its centre must "
+                f"lie in [{r}, {s.length - r}] x [{r}, {s.width - r}]"
+            )
+
+    def _check_no_overlap(self) -> None:
+        balls = np.flatnonzero(self.on_table)
+        d2 = (2 * self.spec.radius - OVERLAP_TOLERANCE) ** 2
+        for i, a in enumerate(balls):
+            for b in balls[i + 1 :]:
+                dx, dy = self.positions[a] - self.positions[b]
+                if dx * dx + dy * dy < d2:
+                    raise ValueError(f"balls {a} and {b} overlap")
+
+    # ---- queries ----------------------------------------------------------------------------
+    def balls_on_table(self) -> tuple[int, ...]:
+        """Ids of the balls on the table, ascending."""
+        return tuple(int(b) for b in np.flatnonzero(self.on_table))
+
+    def xy(self, ball: int) -> tuple[float, float]:
+        """The position of a ball on the table; a clear error for a ball that is not."""
+        self._check_id(ball)
+        if not self.on_table[ball]:
+            raise ValueError(f"ball {ball} is not on the table")
+        return (float(self.positions[ball, 0]), float(self.positions[ball, 1]))
+
+    def in_house(self, ball: int) -> bool:
+        """Whether the ball's centre lies in the house (on the house line counts as outside)."""
+        return bool(self.on_table[ball]) and self.positions[ball, 0] < self.spec.house_line_x
+
+    def is_free(self, xy: Sequence[float], ignore: Iterable[int] = ()) -> bool:
+        """Whether a ball could stand at ``xy`` without overlapping another or leaving the table."""
+        r, s = self.spec.radius, self.spec
+        x, y = float(xy[0]), float(xy[1])
+        if not (r <= x <= s.length - r and r <= y <= s.width - r):
+            return False
+        skip = set(ignore)
+        d2 = (2 * r - OVERLAP_TOLERANCE) ** 2
+        for b in self.balls_on_table():
+            if b in skip:
+                continue
+            dx, dy = self.positions[b, 0] - x, self.positions[b, 1] - y
+            if dx * dx + dy * dy < d2:
+                return False
+        return True
+
+    @staticmethod
+    def _check_id(ball: int) -> None:
+        if not isinstance(ball, (int, np.integer)) or not 0 <= ball < N_BALLS:
+            raise ValueError(f"ball id must be an integer 0-{N_BALLS - 1}, got {ball!r}")
+
+    # ---- derived states ---------------------------------------------------------------------
+    def place(self, ball: int, xy: Sequence[float]) -> TableState:
+        """A new state with ``ball`` at ``xy`` (on the table); errors if it overlaps or is off."""
+        self._check_id(ball)
+        pos = self.positions.copy()
+        on = self.on_table.copy()
+        pos[ball] = (float(xy[0]), float(xy[1]))
+        on[ball] = True
+        return TableState(self.spec, pos, on)
+
+    def remove(self, ball: int) -> TableState:
+        """A new state with ``ball`` off the table."""
+        self._check_id(ball)
+        on = self.on_table.copy()
+        on[ball] = False
+        return TableState(self.spec, self.positions.copy(), on)
+
+    def with_positions(self, positions: np.ndarray, on_table: np.ndarray) -> TableState:
+        """A new state on the same table."""
+        return TableState(self.spec, positions, on_table)
+
+    @classmethod
+    def rack(
+        cls, spec: TableSpec | None = None, cue_xy: Sequence[float] | None = None
+    ) -> TableState:
+        """The opening position (R-rack): a 7-ball pyramid with its apex on the rear spot.
+
+        Rows 1-3 hold 1, 2, 3 balls growing toward the rear cushion; the coloured ball 0 is the
+        centre of row 3 and white 7 stands on the long axis directly behind it. White 1 stands in
+        the house at ``cue_xy`` (default: on the long axis, L/8 from the front cushion).
+        """
+        spec = spec or TableSpec()
+        d = spec.ball_diameter + RACK_GAP
+        row = d * math.sqrt(3) / 2
+        x0, yc = spec.rear_spot
+        pos = np.empty((N_BALLS, 2))
+        pos[2] = (x0, yc)
+        pos[3] = (x0 + row, yc - d / 2)
+        pos[4] = (x0 + row, yc + d / 2)
+        pos[5] = (x0 + 2 * row, yc - d)
+        pos[COLOURED] = (x0 + 2 * row, yc)
+        pos[6] = (x0 + 2 * row, yc + d)
+        pos[7] = (x0 + 2 * row + d, yc)
+        pos[BREAK_BALL] = cue_xy if cue_xy is not None else (spec.length / 8, yc)
+        state = cls(spec, pos)
+        if not state.in_house(BREAK_BALL):
+            raise ValueError(
+                f"the break ball must stand in the house (x < {spec.house_line_x:.4f}), "
+                f"got {tuple(pos[BREAK_BALL])}"
+            )
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TableState):
+            return NotImplemented
+        return (
+            self.spec == other.spec
+            and np.array_equal(self.on_table, other.on_table)
+            and np.array_equal(self.positions, other.positions, equal_nan=True)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
