@@ -1,0 +1,327 @@
+"""Top-down pictures of the table (``rgb_array``) and a pygame window that shows them (``human``).
+
+:class:`TableRenderer` draws with Pillow, headless and in a few milliseconds per frame: the table
+(rail, cushions, pocket mouths, spots and lines) is drawn once, then each frame pastes pre-drawn
+ball sprites and the overlay text. The picture reads like a diagram of the table: x (toward the
+rear) to the right, so the house is at the left, and y (toward the left side) up.
+
+The cushion and jaw outline is drawn from :class:`~kinghill.physics.TableSpec` (pocket mouths at
+the corners and the middles of the long sides, mouth widths from the spec).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from gymnasium.error import DependencyNotInstalled
+from PIL import Image, ImageDraw, ImageFont
+
+from kinghill.physics.names import COLOURED, N_BALLS, Cushion, Pocket
+from kinghill.physics.spec import TableSpec
+from kinghill.physics.state import TableState
+
+Point = tuple[float, float]
+RGB = tuple[int, int, int]
+
+RAIL_WIDTH = 0.10
+"""Width of the wooden rail outside the cushions (m), for drawing only."""
+CUSHION_DEPTH = 0.05
+"""Depth of a cushion from its nose to the rail (m), for drawing only."""
+SUPERSAMPLING = 4
+"""Ball sprites are drawn this many times larger, then scaled down (anti-aliasing)."""
+
+WOOD: RGB = (110, 62, 30)
+CUSHION: RGB = (18, 104, 52)
+NOSE: RGB = (120, 190, 130)
+CLOTH: RGB = (24, 128, 64)
+POCKET: RGB = (16, 14, 12)
+MARK: RGB = (225, 235, 225)
+IVORY: RGB = (246, 240, 222)
+NUMBER: RGB = (30, 30, 30)
+COLOURED_FILL: RGB = (222, 70, 24)
+COLOURED_RING: RGB = (250, 220, 60)
+OVERLAY_BACK: RGB = (20, 20, 24)
+OVERLAY_TEXT: RGB = (235, 235, 235)
+
+
+@dataclass(frozen=True)
+class _Jaw:
+    """A pocket jaw: its tip on the cushion nose, its back where the facing meets the rail."""
+
+    cushion: Cushion
+    tip: Point
+    back: Point
+
+
+def _jaws(spec: TableSpec) -> dict[Pocket, tuple[_Jaw, _Jaw]]:
+    """Both jaws of every pocket, in the order of :attr:`Pocket.adjacent_cushions`.
+
+    Corner facings run parallel to the pocket's diagonal (throat as wide as the mouth); middle
+    facings open slightly outward, as on real tables.
+    """
+    length, width, depth = spec.length, spec.width, CUSHION_DEPTH
+    corner = spec.corner_mouth / math.sqrt(2)
+    # pocket -> (the pocket's point on the noses, half-mouth along each cushion, facing slant)
+    anchors: dict[Pocket, tuple[Point, float, float]] = {
+        Pocket.FRONT_LEFT: ((0.0, width), corner, -1.0),
+        Pocket.FRONT_RIGHT: ((0.0, 0.0), corner, -1.0),
+        Pocket.MIDDLE_LEFT: ((length / 2, width), spec.middle_mouth / 2, 0.25),
+        Pocket.MIDDLE_RIGHT: ((length / 2, 0.0), spec.middle_mouth / 2, 0.25),
+        Pocket.REAR_LEFT: ((length, width), corner, -1.0),
+        Pocket.REAR_RIGHT: ((length, 0.0), corner, -1.0),
+    }
+    outward: dict[Cushion, Point] = {
+        Cushion.FRONT: (-1.0, 0.0),
+        Cushion.REAR: (1.0, 0.0),
+        Cushion.LEFT_FRONT: (0.0, 1.0),
+        Cushion.LEFT_REAR: (0.0, 1.0),
+        Cushion.RIGHT_FRONT: (0.0, -1.0),
+        Cushion.RIGHT_REAR: (0.0, -1.0),
+    }
+    middle_of: dict[Cushion, Point] = {
+        Cushion.FRONT: (0.0, width / 2),
+        Cushion.REAR: (length, width / 2),
+        Cushion.LEFT_FRONT: (length / 4, width),
+        Cushion.LEFT_REAR: (3 * length / 4, width),
+        Cushion.RIGHT_FRONT: (length / 4, 0.0),
+        Cushion.RIGHT_REAR: (3 * length / 4, 0.0),
+    }
+    jaws = {}
+    for pocket, ((px, py), half_mouth, slant) in anchors.items():
+        pair = []
+        for cushion in pocket.adjacent_cushions:
+            mx, my = middle_of[cushion]
+            # unit vector along the cushion, from the pocket toward the cushion's middle
+            ux, uy = float(np.sign(mx - px)), float(np.sign(my - py))
+            nx, ny = outward[cushion]
+            tip = (px + half_mouth * ux, py + half_mouth * uy)
+            back = (tip[0] + depth * (nx + slant * ux), tip[1] + depth * (ny + slant * uy))
+            pair.append(_Jaw(cushion, tip, back))
+        jaws[pocket] = (pair[0], pair[1])
+    return jaws
+
+
+def _ball_sprite(label: str, fill: RGB, ring: RGB | None, diameter_px: int) -> Image.Image:
+    """An anti-aliased RGBA picture of one ball with its id."""
+    size = diameter_px * SUPERSAMPLING
+    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    pen = ImageDraw.Draw(sprite)
+    pen.ellipse((0, 0, size - 1, size - 1), fill=(*fill, 255), outline=(40, 40, 40, 255))
+    if ring is not None:
+        inset = size * 0.14
+        pen.ellipse(
+            (inset, inset, size - 1 - inset, size - 1 - inset),
+            outline=(*ring, 255),
+            width=max(1, round(size * 0.09)),
+        )
+    font = ImageFont.load_default(size=size * 0.6)
+    text = OVERLAY_TEXT if ring is not None else NUMBER
+    pen.text((size / 2, size / 2), label, fill=(*text, 255), font=font, anchor="mm")
+    return sprite.resize((diameter_px, diameter_px), Image.Resampling.LANCZOS)
+
+
+class TableRenderer:
+    """Draws the table and the balls top-down as an ``(H, W, 3)`` uint8 array.
+
+    :param spec: the table to draw.
+    :param width_px: picture width in pixels (at least 200); the height follows the table's
+        proportions plus the overlay strip, rounded up to an even number (video codecs want it).
+    :param overlay_lines: text lines in the overlay strip at the bottom of the picture.
+    """
+
+    def __init__(self, spec: TableSpec, width_px: int = 800, overlay_lines: int = 3) -> None:
+        if width_px < 200:
+            raise ValueError(f"TableRenderer: width_px must be at least 200, got {width_px}")
+        if overlay_lines < 0:
+            raise ValueError(f"TableRenderer: overlay_lines must be >= 0, got {overlay_lines}")
+        self.spec = spec
+        self.overlay_lines = overlay_lines
+        border = RAIL_WIDTH + CUSHION_DEPTH
+        self._scale = width_px / (spec.length + 2 * border)
+        self._border_px = border * self._scale
+        table_h = math.ceil((spec.width + 2 * border) * self._scale)
+        self._font = ImageFont.load_default(size=max(10, width_px // 60))
+        self._line_px = math.ceil(self._font.size * 1.3)
+        self._overlay_top = table_h
+        height = table_h + (overlay_lines * self._line_px + 6 if overlay_lines else 0)
+        self.shape = (height + height % 2, width_px, 3)
+        self._background = self._draw_table()
+        diameter = max(5, round(spec.ball_diameter * self._scale))
+        self._sprites = [
+            _ball_sprite("0", COLOURED_FILL, COLOURED_RING, diameter)
+            if ball == COLOURED
+            else _ball_sprite(str(ball), IVORY, None, diameter)
+            for ball in range(N_BALLS)
+        ]
+
+    def to_pixel(self, xy: np.ndarray | Sequence[float]) -> np.ndarray:
+        """Table coordinates (m, ``(..., 2)``) to pixel coordinates (column, row) as floats."""
+        xy = np.asarray(xy, dtype=np.float64)
+        column = self._border_px + xy[..., 0] * self._scale
+        row = self._border_px + (self.spec.width - xy[..., 1]) * self._scale
+        return np.stack([column, row], axis=-1)
+
+    def _points(self, points: Sequence[Point]) -> list[tuple[float, float]]:
+        return [(float(c), float(r)) for c, r in self.to_pixel(np.array(points))]
+
+    def _draw_table(self) -> Image.Image:
+        """The static picture: rail, pockets, cushions, cloth, spots and lines."""
+        spec = self.spec
+        picture = Image.new("RGB", (self.shape[1], self.shape[0]), OVERLAY_BACK)
+        pen = ImageDraw.Draw(picture)
+        pen.rectangle((0, 0, self.shape[1] - 1, self._overlay_top - 1), fill=WOOD)
+        jaws = _jaws(spec)
+        for a, b in jaws.values():
+            pen.polygon(self._points([a.tip, a.back, b.back, b.tip]), fill=POCKET)
+            (c0, r0), (c1, r1) = self._points([a.back, b.back])
+            radius = math.hypot(c1 - c0, r1 - r0) / 2 * 1.1
+            cc, rc = (c0 + c1) / 2, (r0 + r1) / 2
+            pen.ellipse((cc - radius, rc - radius, cc + radius, rc + radius), fill=POCKET)
+        ends: dict[Cushion, list[_Jaw]] = {cushion: [] for cushion in Cushion}
+        for pair in jaws.values():
+            for jaw in pair:
+                ends[jaw.cushion].append(jaw)
+        for first, second in ends.values():
+            pen.polygon(
+                self._points([first.tip, first.back, second.back, second.tip]), fill=CUSHION
+            )
+        tips = [jaw.tip for pair in jaws.values() for jaw in pair]
+        centre_x, centre_y = spec.length / 2, spec.width / 2
+        tips.sort(key=lambda tip: math.atan2(tip[1] - centre_y, tip[0] - centre_x))
+        pen.polygon(self._points(tips), fill=CLOTH)
+        line = max(1, round(self._scale * 0.004))
+        for first, second in ends.values():
+            pen.line(self._points([first.tip, second.tip]), fill=NOSE, width=line)
+        for x in (spec.house_line_x, spec.centre_line_x):
+            pen.line(self._points([(x, 0.0), (x, spec.width)]), fill=MARK, width=line)
+        dot = max(1.5, self._scale * 0.008)
+        for spot in (spec.front_spot, spec.rear_spot):
+            ((c, r),) = self._points([spot])
+            pen.ellipse((c - dot, r - dot, c + dot, r + dot), fill=MARK)
+        return picture
+
+    def draw(
+        self, positions: np.ndarray, on_table: np.ndarray, overlay: Sequence[str] = ()
+    ) -> np.ndarray:
+        """The picture of balls at ``positions`` (8 x 2, m; NaN off the table) and the overlay text.
+
+        Balls not ``on_table`` are not drawn. ``overlay`` holds at most ``overlay_lines`` lines.
+        """
+        positions = np.asarray(positions, dtype=np.float64)
+        on_table = np.asarray(on_table, dtype=bool)
+        if positions.shape != (N_BALLS, 2) or on_table.shape != (N_BALLS,):
+            raise ValueError(
+                f"draw: positions must have shape (8, 2) and on_table (8,), got "
+                f"{positions.shape} and {on_table.shape}"
+            )
+        if not np.isfinite(positions[on_table]).all():
+            raise ValueError("draw: a ball on the table has a position that is not finite")
+        if len(overlay) > self.overlay_lines:
+            raise ValueError(
+                f"draw: {len(overlay)} overlay lines given, this renderer has room for "
+                f"{self.overlay_lines}"
+            )
+        picture = self._background.copy()
+        half = self._sprites[0].size[0] / 2
+        for ball in np.flatnonzero(on_table):
+            column, row = self.to_pixel(positions[ball])
+            sprite = self._sprites[ball]
+            picture.paste(sprite, (round(column - half), round(row - half)), sprite)
+        if overlay:
+            pen = ImageDraw.Draw(picture)
+            for i, text in enumerate(overlay):
+                top = self._overlay_top + 3 + i * self._line_px
+                pen.text((6, top), text, fill=OVERLAY_TEXT, font=self._font)
+        return np.asarray(picture).copy()
+
+    def draw_state(self, state: TableState, overlay: Sequence[str] = ()) -> np.ndarray:
+        """The picture of a :class:`TableState` on this renderer's table."""
+        if state.spec != self.spec:
+            raise ValueError("draw_state: the state is on a different table than this renderer's")
+        return self.draw(state.positions, state.on_table, overlay)
+
+
+def scoreboard(
+    credited: Sequence[int],
+    required: Sequence[int],
+    fouls: Sequence[int],
+    to_move: int,
+    decision: str,
+) -> str:
+    """The overlay's score line, e.g. ``P0 whites 2/8 fouls 1 | P1 whites 0/8 fouls 0 | to move:
+    P1 (shot)``, from each player's credited and required whites and fouls."""
+    seats = " | ".join(
+        f"P{seat} whites {c}/{r} fouls {f}"
+        for seat, (c, r, f) in enumerate(zip(credited, required, fouls, strict=True))
+    )
+    return f"{seats} | to move: P{to_move} ({decision})"
+
+
+def _import_pygame():  # type: ignore[no-untyped-def]
+    """pygame, or a clear error naming the extra that installs it."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame
+    except ImportError as error:
+        raise DependencyNotInstalled(
+            'pygame is not installed; run `pip install "kinghill[render]"` for render_mode="human"'
+        ) from error
+    return pygame
+
+
+class HumanWindow:
+    """A pygame window that shows rgb pictures (``render_mode="human"``).
+
+    Nothing opens until the first :meth:`show`. Closing the window (QUIT) closes it for good:
+    later calls to :meth:`show` return False and draw nothing.
+
+    :param title: the window caption.
+    :param fps: frames per second to pace :meth:`show` to, or None not to wait.
+    """
+
+    def __init__(self, title: str = "kinghill", fps: float | None = None) -> None:
+        self._pygame = _import_pygame()
+        self.title = title
+        self.fps = fps
+        self._screen = None
+        self._clock = None
+        self._quit = False
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the window is on screen."""
+        return self._screen is not None
+
+    def show(self, frame: np.ndarray) -> bool:
+        """Show an ``(H, W, 3)`` uint8 picture; False once the user has closed the window."""
+        pygame = self._pygame
+        if self._quit:
+            return False
+        frame = np.ascontiguousarray(frame, dtype=np.uint8)
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError(f"show: expected an (H, W, 3) picture, got shape {frame.shape}")
+        size = (frame.shape[1], frame.shape[0])
+        if self._screen is None or self._screen.get_size() != size:
+            pygame.display.init()
+            pygame.display.set_caption(self.title)
+            self._screen = pygame.display.set_mode(size)
+            self._clock = pygame.time.Clock()
+        if any(event.type == pygame.QUIT for event in pygame.event.get()):
+            self._quit = True
+            self.close()
+            return False
+        self._screen.blit(pygame.image.frombuffer(frame.tobytes(), size, "RGB"), (0, 0))
+        pygame.display.flip()
+        if self.fps and self._clock is not None:
+            self._clock.tick(self.fps)
+        return True
+
+    def close(self) -> None:
+        """Close the window if it is open."""
+        if self._screen is not None:
+            self._pygame.display.quit()
+            self._screen = None

@@ -1,0 +1,185 @@
+"""Replays: a shot, or a whole frame of shots, written as a GIF or MP4 from physics trajectories.
+
+Each shot's :class:`~kinghill.physics.Trajectory` is resampled to the replay's frame rate, then the
+final position is held for a moment with the shot's ruling shown under the overlay lines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import imageio.v2 as imageio_v2
+import numpy as np
+from gymnasium.error import DependencyNotInstalled
+from PIL import Image
+
+from kinghill.envs.render import TableRenderer
+from kinghill.physics.names import N_BALLS
+from kinghill.physics.result import ShotResult, Trajectory
+from kinghill.physics.spec import TableSpec
+from kinghill.physics.state import TableState
+
+FORMATS = (".gif", ".mp4")
+
+
+@dataclass(frozen=True)
+class ReplayShot:
+    """One shot of a replay: how the balls moved, the ruling, and the overlay lines to show.
+
+    :param trajectory: the physics trajectory of the shot.
+    :param caption: the ruling, shown while the final position is held.
+    :param overlay: lines shown throughout the shot (e.g. the scoreboard before it).
+    """
+
+    trajectory: Trajectory
+    caption: str
+    overlay: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        times = np.asarray(self.trajectory.times)
+        count = times.shape[0] if times.ndim == 1 else 0
+        if count == 0 or np.any(np.diff(times) < 0):
+            raise ValueError("ReplayShot: trajectory.times must be a non-empty, sorted (T,) array")
+        if np.shape(self.trajectory.positions) != (count, N_BALLS, 2) or np.shape(
+            self.trajectory.on_table
+        ) != (count, N_BALLS):
+            raise ValueError(
+                f"ReplayShot: trajectory positions must be ({count}, 8, 2) and on_table "
+                f"({count}, 8) for {count} times"
+            )
+        object.__setattr__(self, "overlay", tuple(self.overlay))
+
+    @classmethod
+    def from_result(
+        cls, result: ShotResult, caption: str, overlay: Sequence[str] = ()
+    ) -> ReplayShot:
+        """The replay of a simulated shot; it must have been simulated with ``trajectory=True``."""
+        if result.trajectory is None:
+            raise ValueError("ReplayShot.from_result: simulate the shot with trajectory=True")
+        return cls(result.trajectory, caption, tuple(overlay))
+
+
+def resample(trajectory: Trajectory, fps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Positions ``(F, 8, 2)`` and on-table flags ``(F, 8)`` every ``1/fps`` s from the first time.
+
+    Positions are interpolated linearly; a ball pocketed between two samples stays at its last
+    position until the later sample, when it leaves the table.
+    """
+    times = np.asarray(trajectory.times, dtype=np.float64)
+    positions = np.asarray(trajectory.positions, dtype=np.float64)
+    on_table = np.asarray(trajectory.on_table, dtype=bool)
+    count = math.floor((times[-1] - times[0]) * fps + 1e-9) + 1
+    wanted = times[0] + np.arange(count) / fps
+    before = np.clip(np.searchsorted(times, wanted, side="right") - 1, 0, len(times) - 1)
+    after = np.minimum(before + 1, len(times) - 1)
+    span = times[after] - times[before]
+    fraction = np.divide(wanted - times[before], span, out=np.zeros_like(wanted), where=span > 0)[
+        :, None, None
+    ]
+    moving = positions[before] + fraction * (positions[after] - positions[before])
+    both = (on_table[before] & on_table[after])[:, :, None]
+    return np.where(both, moving, positions[before]), on_table[before]
+
+
+def replay_frames(
+    shots: Sequence[ReplayShot], renderer: TableRenderer, fps: float = 30, hold_s: float = 1.0
+) -> Iterator[tuple[np.ndarray, int]]:
+    """The pictures of a replay, each with how many ``1/fps`` ticks it stays on screen.
+
+    Per shot: one picture per tick of motion, then the final position with the caption for
+    ``max(1, round(hold_s * fps))`` ticks.
+    """
+    hold_ticks = max(1, round(hold_s * fps))
+    for shot in shots:
+        positions, on_table = resample(shot.trajectory, fps)
+        for frame_positions, frame_on_table in zip(positions, on_table, strict=True):
+            yield renderer.draw(frame_positions, frame_on_table, shot.overlay), 1
+        last = shot.trajectory
+        ending = (*shot.overlay, shot.caption)
+        yield renderer.draw(last.positions[-1], last.on_table[-1], ending), hold_ticks
+
+
+def write_replay(
+    path: str | Path,
+    shots: Sequence[ReplayShot],
+    spec: TableSpec,
+    fps: float = 30,
+    hold_s: float = 1.0,
+    width_px: int = 800,
+) -> Path:
+    """Write the replay of ``shots`` to ``path``: a GIF or, with imageio-ffmpeg, an MP4.
+
+    The format follows the suffix. A GIF keeps every picture in memory until it is written
+    (GIF timing is in 1/100 s); an MP4 streams, so use it for long replays such as a whole frame.
+
+    :param path: where to write; ``.gif`` or ``.mp4``.
+    :param shots: the shots in the order played (at least one).
+    :param spec: the table the shots were played on.
+    :param fps: frames per second of the replay.
+    :param hold_s: seconds the final position of each shot is held with its ruling shown.
+    :param width_px: picture width in pixels.
+    :returns: the path written.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise ValueError(f"write_replay: {path} must end in one of {FORMATS}")
+    if not shots:
+        raise ValueError("write_replay: no shots to replay")
+    if not (fps > 0 and hold_s >= 0):
+        raise ValueError(f"write_replay: fps must be > 0 and hold_s >= 0, got {fps}, {hold_s}")
+    if suffix == ".gif" and fps > 50:
+        raise ValueError("write_replay: GIF delays are whole 1/100 s; use fps <= 50 or an .mp4")
+    if suffix == ".mp4":
+        _require_ffmpeg()
+    renderer = TableRenderer(spec, width_px, max(len(shot.overlay) for shot in shots) + 1)
+    frames = replay_frames(shots, renderer, fps, hold_s)
+    if suffix == ".gif":
+        _write_gif(path, frames, fps, _gif_palette(renderer))
+    else:
+        with imageio_v2.get_writer(path, format="FFMPEG", fps=fps, macro_block_size=2) as mp4:
+            for picture, ticks in frames:
+                for _ in range(ticks):
+                    mp4.append_data(picture)
+    return path
+
+
+def _require_ffmpeg() -> None:
+    try:
+        import imageio_ffmpeg  # noqa: F401
+    except ImportError as error:
+        raise DependencyNotInstalled(
+            'MP4 replays need imageio-ffmpeg; run `pip install "kinghill[video]"` (or write a .gif)'
+        ) from error
+
+
+def _gif_palette(renderer: TableRenderer) -> Image.Image:
+    """A 256-colour palette of everything the renderer draws: the table, every ball and text."""
+    rack = TableState.rack(renderer.spec)
+    text = ["P0 whites 0/8 fouls 0 | to move: P1 (shot) 0123456789"] * renderer.overlay_lines
+    return Image.fromarray(renderer.draw_state(rack, text)).quantize(256)
+
+
+def _write_gif(
+    path: Path, frames: Iterator[tuple[np.ndarray, int]], fps: float, palette: Image.Image
+) -> None:
+    """Write the pictures as a looping GIF, each mapped onto ``palette`` (fast, and no flicker).
+
+    GIF delays are whole 1/100 s: each delay is rounded so that the running total stays exact.
+    """
+    pictures, delays_ms = [], []
+    elapsed_ticks, shown_cs = 0, 0
+    for picture, ticks in frames:
+        elapsed_ticks += ticks
+        until_cs = round(elapsed_ticks * 100 / fps)
+        pictures.append(
+            Image.fromarray(picture).quantize(palette=palette, dither=Image.Dither.NONE)
+        )
+        delays_ms.append(10 * (until_cs - shown_cs))
+        shown_cs = until_cs
+    pictures[0].save(
+        path, format="GIF", save_all=True, append_images=pictures[1:], duration=delays_ms, loop=0
+    )
