@@ -1,1 +1,59 @@
-"""The rules of King of the Hill as pure functions over event logs (no physics)."""
+"""The rules of King of the Hill as pure functions over event logs (no physics).
+
+Per shot: :func:`validate_shot` before it is played, :func:`judge` on its event log, then
+:func:`apply` to the frame and the final table; after a foul the opponent calls :func:`choose`
+(10.4). :class:`ShotClock` and :func:`judge_overtime` cover time control (section 12).
+"""
+
+from kinghill.envs.rules.apply import apply, choose
+from kinghill.envs.rules.call import (
+    MAX_CHAIN,
+    MAX_TOUCHES,
+    Call,
+    Leg,
+    ShotKind,
+    Touch,
+    validate_call,
+)
+from kinghill.envs.rules.clock import EXTENSION, ShotClock, TimeVerdict
+from kinghill.envs.rules.frame import Decision, EndReason, Frame, FrameResult, opponent
+from kinghill.envs.rules.invariants import InvariantError, check_invariants, invariant_violations
+from kinghill.envs.rules.referee import judge, judge_overtime, validate_shot
+from kinghill.envs.rules.route import Route, RouteMatch, Verdict, match_route, observe_route
+from kinghill.envs.rules.ruling import Foul, Ruling
+from kinghill.envs.rules.spotting import spot, spot_point
+
+__all__ = [
+    "EXTENSION",
+    "MAX_CHAIN",
+    "MAX_TOUCHES",
+    "Call",
+    "Decision",
+    "EndReason",
+    "Foul",
+    "Frame",
+    "FrameResult",
+    "InvariantError",
+    "Leg",
+    "Route",
+    "RouteMatch",
+    "Ruling",
+    "ShotClock",
+    "ShotKind",
+    "TimeVerdict",
+    "Touch",
+    "Verdict",
+    "apply",
+    "check_invariants",
+    "choose",
+    "invariant_violations",
+    "judge",
+    "judge_overtime",
+    "match_route",
+    "observe_route",
+    "opponent",
+    "spot",
+    "spot_point",
+    "validate_call",
+    "validate_shot",
+]
