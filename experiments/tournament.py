@@ -1,0 +1,447 @@
+"""Round-robin tournaments: the schedule, the frame log that survives interruptions, the runner.
+
+Every pair of agents plays ``frames`` frames with seats swapped (seat 0 breaks), each frame on a
+seed derived from the tournament seed and the frame index, so a frame's result does not depend on
+where or when it was played. Results go to ``DIR/frames.jsonl`` one line per frame as soon as a
+frame ends; a restart with the same ``--out`` plays only the missing frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import functools
+import importlib
+import itertools
+import json
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from tqdm import tqdm
+
+DEFAULT_PLAYER = "kinghill.experiments.match:play_frame"
+CONFIG_FILE = "tournament.json"
+FRAMES_FILE = "frames.jsonl"
+
+
+class TournamentError(Exception):
+    """A tournament cannot start or go on; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """How every frame of a tournament is played.
+
+    :param round: tournament round for the section-12 clock (12.2: no clock in rounds 1-2);
+        ``None`` plays without time control (12.1).
+    :param noise: execution noise on the cue parameters.
+    :param max_shots: shots after which a frame is truncated with no winner (R-truncate).
+    """
+
+    round: int | None = None
+    noise: bool = True
+    max_shots: int = 200
+
+
+@dataclass(frozen=True)
+class FrameRecord:
+    """What one frame produced; per-seat pairs are (seat 0 = breaker, seat 1).
+
+    The runner sets ``frame`` (the tournament frame index); a frame player may leave it at -1.
+    ``winner`` is the winning seat, ``None`` for a truncated frame. ``errors`` counts the times
+    an agent raised or returned an unusable action (each charged a foul by the environment).
+    """
+
+    agents: tuple[str, str]
+    seed: int
+    winner: int | None
+    shots: int
+    fouls: tuple[int, int]
+    visits: tuple[int, int]
+    whites_potted: tuple[int, int]
+    colour_attempts: tuple[int, int]
+    colour_pots: tuple[int, int]
+    time_fouls: tuple[int, int]
+    errors: tuple[int, int]
+    wall_time: float
+    frame: int = -1
+
+    def to_json(self) -> str:
+        """One JSONL line (without the newline)."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, line: str) -> FrameRecord:
+        """Inverse of :meth:`to_json`."""
+        data: dict[str, Any] = {
+            key: tuple(value) if isinstance(value, list) else value
+            for key, value in json.loads(line).items()
+        }
+        return cls(**data)
+
+
+class FramePlayer(Protocol):
+    """Plays one frame between two registry agents; ``agent_a`` sits in seat 0 and breaks."""
+
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: MatchOptions
+    ) -> FrameRecord: ...
+
+
+@dataclass(frozen=True)
+class FrameTask:
+    """One scheduled frame: its index, the agents in seat order and its seed."""
+
+    frame: int
+    agents: tuple[str, str]
+    seed: int
+
+
+def frame_seed(tournament_seed: int, frame: int) -> int:
+    """The seed of frame ``frame``: a function of the tournament seed and the index only."""
+    state = np.random.SeedSequence(tournament_seed, spawn_key=(frame,)).generate_state(2)
+    return int(state[0]) << 31 | int(state[1]) >> 1
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything that decides a tournament's results (not how it is run)."""
+
+    agents: tuple[str, ...]
+    frames: int
+    seed: int = 0
+    options: MatchOptions = field(default_factory=MatchOptions)
+
+    def __post_init__(self) -> None:
+        if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
+            raise TournamentError("give at least two different agents")
+        if self.frames < 2 or self.frames % 2:
+            raise TournamentError(
+                f"--frames must be even and >= 2 (got {self.frames}): "
+                "each agent of a pair breaks in half of its frames"
+            )
+
+    def schedule(self) -> list[FrameTask]:
+        """All frames: pairs in order, seats alternating within a pair."""
+        tasks = []
+        for pair, (a, b) in enumerate(itertools.combinations(self.agents, 2)):
+            for k in range(self.frames):
+                index = pair * self.frames + k
+                seats = (a, b) if k % 2 == 0 else (b, a)
+                tasks.append(FrameTask(index, seats, frame_seed(self.seed, index)))
+        return tasks
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, as stored in ``tournament.json``."""
+        return json.loads(json.dumps(asdict(self)))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            agents=tuple(data["agents"]),
+            frames=data["frames"],
+            seed=data["seed"],
+            options=MatchOptions(**data["options"]),
+        )
+
+
+class FrameLog:
+    """``DIR/tournament.json`` (the config) and ``DIR/frames.jsonl`` (one line per frame)."""
+
+    def __init__(self, out: Path) -> None:
+        self.config_path = out / CONFIG_FILE
+        self.frames_path = out / FRAMES_FILE
+
+    def claim(self, config: TournamentConfig) -> None:
+        """Store the config in a new directory, or check that it matches the stored one."""
+        wanted = config.to_dict()
+        if not self.config_path.exists():
+            if self.frames_path.exists():
+                raise TournamentError(f"{self.frames_path} exists without {self.config_path}")
+            self.config_path.parent.mkdir(parents=True, exist_ok=True)
+            _write_durably(self.config_path, json.dumps(wanted, indent=2) + "\n")
+            return
+        stored = self.load_config().to_dict()
+        if stored != wanted:
+            diffs = ", ".join(
+                f"{key}: stored {stored[key]!r}, asked {wanted[key]!r}"
+                for key in wanted
+                if stored[key] != wanted[key]
+            )
+            raise TournamentError(
+                f"{self.config_path.parent} holds a different tournament ({diffs}); "
+                "resume with the same settings or choose another --out"
+            )
+
+    def load_config(self) -> TournamentConfig:
+        """The stored config."""
+        if not self.config_path.exists():
+            raise TournamentError(f"no tournament in {self.config_path.parent} ({CONFIG_FILE})")
+        return TournamentConfig.from_dict(json.loads(self.config_path.read_text()))
+
+    def read(self, schedule: Sequence[FrameTask]) -> dict[int, FrameRecord]:
+        """Frames played so far, checked against the schedule.
+
+        A last line cut short by an interruption is dropped (the file is truncated to the
+        last whole line); the frame is simply played again.
+        """
+        if not self.frames_path.exists():
+            return {}
+        data = self.frames_path.read_bytes()
+        whole = data[: data.rfind(b"\n") + 1]
+        if len(whole) != len(data):
+            with open(self.frames_path, "r+b") as handle:
+                handle.truncate(len(whole))
+        records: dict[int, FrameRecord] = {}
+        for number, line in enumerate(whole.decode().splitlines(), start=1):
+            try:
+                record = FrameRecord.from_json(line)
+            except (ValueError, TypeError) as error:
+                raise TournamentError(
+                    f"{self.frames_path}:{number}: bad record ({error})"
+                ) from None
+            task = schedule[record.frame] if 0 <= record.frame < len(schedule) else None
+            if task is None or (task.agents, task.seed) != (record.agents, record.seed):
+                raise TournamentError(f"{self.frames_path}:{number}: frame not in this schedule")
+            if record.frame in records:
+                raise TournamentError(f"{self.frames_path}:{number}: frame {record.frame} twice")
+            records[record.frame] = record
+        return records
+
+    def append(self, record: FrameRecord) -> None:
+        """Add one frame durably (flush and fsync), so an interruption loses nothing."""
+        with open(self.frames_path, "a", encoding="utf-8") as handle:
+            handle.write(record.to_json() + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def rewrite(self, records: Iterable[FrameRecord]) -> None:
+        """Replace the log atomically by ``records`` (used to store frames in index order)."""
+        _write_durably(self.frames_path, "".join(r.to_json() + "\n" for r in records))
+
+
+def _write_durably(path: Path, text: str) -> None:
+    """Write a whole file atomically: a synced temporary file renamed over the target."""
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def play_task(player: FramePlayer, options: MatchOptions, task: FrameTask) -> FrameRecord:
+    """Play one scheduled frame and stamp it with its index (runs in any worker)."""
+    record = player(task.agents[0], task.agents[1], task.seed, options)
+    if (record.agents, record.seed) != (task.agents, task.seed):
+        raise TournamentError(f"frame player returned {record.agents}/{record.seed} for {task}")
+    return replace(record, frame=task.frame)
+
+
+FrameRunner = Callable[
+    [Callable[[FrameTask], FrameRecord], Sequence[FrameTask]], Iterator[FrameRecord]
+]
+"""Plays tasks with a picklable play function and yields records as frames end."""
+
+
+def in_process(
+    play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
+) -> Iterator[FrameRecord]:
+    """Play the frames one after the other in this process."""
+    return map(play, tasks)
+
+
+def in_worker_processes(jobs: int) -> FrameRunner:
+    """Play the frames in ``jobs`` spawned worker processes, yielding in completion order."""
+
+    def run(
+        play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
+    ) -> Iterator[FrameRecord]:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            pending = [pool.submit(play, task) for task in tasks]
+            try:
+                for done in concurrent.futures.as_completed(pending):
+                    yield done.result()
+            finally:
+                for future in pending:
+                    future.cancel()
+
+    return run
+
+
+def run_tournament(
+    config: TournamentConfig,
+    out: Path,
+    player: FramePlayer,
+    runner: FrameRunner = in_process,
+    progress: bool | None = None,
+) -> list[FrameRecord]:
+    """Play the frames of ``config`` not yet in ``out`` and return all frames in index order.
+
+    :param progress: show a progress bar; ``None`` shows it on a terminal only.
+    """
+    log = FrameLog(out)
+    log.claim(config)
+    schedule = config.schedule()
+    played = log.read(schedule)
+    missing = [task for task in schedule if task.frame not in played]
+    play = functools.partial(play_task, player, config.options)
+    with tqdm(
+        total=len(schedule),
+        initial=len(played),
+        unit="frame",
+        disable=None if progress is None else not progress,
+    ) as bar:
+        for record in runner(play, missing) if missing else ():
+            log.append(record)
+            played[record.frame] = record
+            bar.update()
+    records = [played[task.frame] for task in schedule]
+    log.rewrite(records)
+    return records
+
+
+def load_frame_player(spec: str = DEFAULT_PLAYER) -> FramePlayer:
+    """Import the frame player named ``module:function`` (lazily, so tests need no env)."""
+    module_name, _, name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise TournamentError(
+            f"cannot import the frame player module {module_name!r}: {error}"
+        ) from None
+    player = getattr(module, name or "play_frame", None)
+    if not callable(player):
+        raise TournamentError(f"{module_name} has no frame player {name!r}")
+    return player
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill tournament``."""
+    parser = subparsers.add_parser(
+        "tournament",
+        help="round robin of agents: ratings, win rates, a Markdown/JSON report and a plot",
+        description=(
+            "Round robin: every pair of agents plays N frames, seats swapped (each agent breaks "
+            "in half of them), execution noise on. Frames are appended to DIR/frames.jsonl as they "
+            "end; run the same command again to resume where it stopped. The report goes to "
+            "DIR/report.md, DIR/report.json and DIR/ratings.png."
+        ),
+        epilog="example: kinghill tournament --agents random heuristic --frames 20 --out runs/t1",
+    )
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        default=["random", "heuristic", "search"],
+        metavar="AGENT",
+        help="agents by registry name: random, heuristic, search, policy:PATH "
+        "(default: random heuristic search)",
+    )
+    parser.add_argument(
+        "--frames", type=int, default=20, metavar="N", help="frames per pair, even (default: 20)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="tournament seed; frame seeds follow from it (default: 0)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("runs/tournament"),
+        metavar="DIR",
+        help="results and report; an existing DIR is resumed (default: runs/tournament)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="K",
+        help="local worker processes; 1 plays in this process (default: all CPUs)",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the frames on Ray instead: a cluster address, 'auto', or 'local' to start "
+        "one here (needs pip install 'kinghill[ray]')",
+    )
+    parser.add_argument(
+        "--round",
+        type=int,
+        metavar="R",
+        help="section 12 time control as in round R: no clock in rounds 1-2, 35 s per shot "
+        "in round 3, 5 s less each later round, never under 20 s (default: no clock)",
+    )
+    parser.add_argument(
+        "--noise",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="execution noise on the cue (default: on)",
+    )
+    parser.add_argument(
+        "--max-shots",
+        type=int,
+        default=200,
+        metavar="S",
+        help="shots after which a frame is truncated, a draw (default: 200)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="B",
+        help="bootstrap resamples for the rating intervals (default: 1000)",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="play nothing: re-render the report from DIR/frames.jsonl",
+    )
+    parser.add_argument(
+        "--player",
+        default=DEFAULT_PLAYER,
+        metavar="MODULE:FUNCTION",
+        help=f"the function that plays one frame (default: {DEFAULT_PLAYER})",
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run (or resume) the tournament, then write its report."""
+    from kinghill.experiments.report import write_report
+
+    try:
+        log = FrameLog(args.out)
+        if args.report_only:
+            config = log.load_config()
+            records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
+        else:
+            options = MatchOptions(round=args.round, noise=args.noise, max_shots=args.max_shots)
+            config = TournamentConfig(tuple(args.agents), args.frames, args.seed, options)
+            records = run_tournament(
+                config, args.out, load_frame_player(args.player), _runner(args)
+            )
+    except TournamentError as error:
+        print(f"kinghill tournament: error: {error}", file=sys.stderr)
+        return 2
+    summary = write_report(args.out, config, records, samples=args.bootstrap)
+    print(summary)
+    return 0
+
+
+def _runner(args: argparse.Namespace) -> FrameRunner:
+    """The frame runner the command line asks for."""
+    if args.ray:
+        from kinghill.experiments.ray_runner import on_ray
+
+        return on_ray(args.ray)
+    return in_process if args.jobs <= 1 else in_worker_processes(args.jobs)

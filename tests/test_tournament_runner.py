@@ -1,0 +1,281 @@
+"""The tournament runner on a synthetic frame player: schedule, frame log, resume, parallel, CLI."""
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kinghill.experiments import cli
+from kinghill.experiments.tournament import (
+    FrameRecord,
+    MatchOptions,
+    TournamentConfig,
+    TournamentError,
+    in_worker_processes,
+    run_tournament,
+)
+
+STRENGTH = {"weak": -1.0, "mid": 0.0, "strong": 1.5}
+"""Hidden strengths of the synthetic agents (logistic win probability on the difference)."""
+
+
+def synthetic_play_frame(
+    agent_a: str, agent_b: str, seed: int, options: MatchOptions
+) -> FrameRecord:
+    """A seeded stand-in for the real frame: the stronger agent (and the breaker) wins more."""
+    rng = np.random.default_rng(seed)
+    p_breaker = 1 / (1 + math.exp(STRENGTH[agent_b] - STRENGTH[agent_a] - 0.2))
+    winner = None if rng.random() < 0.05 else int(rng.random() >= p_breaker)
+    visits = rng.integers(3, 15, size=2)
+    attempts = rng.integers(0, 4, size=2)
+    clocked = options.round is not None and options.round >= 3
+    return FrameRecord(
+        agents=(agent_a, agent_b),
+        seed=seed,
+        winner=winner,
+        shots=int(visits.sum() + rng.integers(0, 10)),
+        fouls=tuple(int(x) for x in rng.integers(0, 4, size=2)),
+        visits=tuple(int(x) for x in visits),
+        whites_potted=tuple(int(x) for x in rng.integers(0, 4, size=2)),
+        colour_attempts=tuple(int(x) for x in attempts),
+        colour_pots=tuple(int(rng.integers(0, a + 1)) for a in attempts),
+        time_fouls=tuple(int(x) for x in rng.integers(0, 2, size=2)) if clocked else (0, 0),
+        errors=(0, 0),
+        wall_time=0.0,
+    )
+
+
+def slow_synthetic_play_frame(
+    agent_a: str, agent_b: str, seed: int, options: MatchOptions
+) -> FrameRecord:
+    """The synthetic frame, taking long enough that a test can kill the tournament mid-way."""
+    time.sleep(0.1)
+    return synthetic_play_frame(agent_a, agent_b, seed, options)
+
+
+class InterruptedPlayer:
+    """Plays ``frames`` frames, then stops the tournament as Ctrl-C would."""
+
+    def __init__(self, frames: int) -> None:
+        self.left = frames
+
+    def __call__(self, agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+        if self.left == 0:
+            raise KeyboardInterrupt
+        self.left -= 1
+        return synthetic_play_frame(agent_a, agent_b, seed, options)
+
+
+CONFIG = TournamentConfig(("weak", "mid", "strong"), frames=6, seed=7)
+PLAYER_SPEC = f"{__name__}:synthetic_play_frame"
+
+
+def frames_bytes(out: Path) -> bytes:
+    return (out / "frames.jsonl").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference run: the whole tournament in one go, in this process."""
+    out = tmp_path_factory.mktemp("reference")
+    run_tournament(CONFIG, out, synthetic_play_frame, progress=False)
+    return out
+
+
+def test_schedule_is_a_round_robin_with_seats_swapped_and_fixed_seeds() -> None:
+    """Each pair plays N frames, each agent breaking in half; seeds depend on seed and index."""
+    schedule = CONFIG.schedule()
+    assert [t.frame for t in schedule] == list(range(3 * 6))
+    for pair in [("weak", "mid"), ("weak", "strong"), ("mid", "strong")]:
+        seatings = [t.agents for t in schedule if set(t.agents) == set(pair)]
+        assert seatings.count(pair) == seatings.count(pair[::-1]) == 3
+    seeds = [t.seed for t in schedule]
+    assert len(set(seeds)) == len(seeds)
+    assert seeds == [t.seed for t in TournamentConfig(("weak", "mid", "strong"), 6, 7).schedule()]
+    assert seeds != [t.seed for t in TournamentConfig(("weak", "mid", "strong"), 6, 8).schedule()]
+
+
+def test_config_rejects_odd_frames_and_repeated_agents() -> None:
+    """Seats can only be swapped evenly with an even number of frames per pair."""
+    with pytest.raises(TournamentError, match="even"):
+        TournamentConfig(("weak", "mid"), frames=5)
+    with pytest.raises(TournamentError, match="two different"):
+        TournamentConfig(("weak", "weak"), frames=2)
+
+
+def test_frame_log_holds_one_json_line_per_frame_in_index_order(uninterrupted: Path) -> None:
+    """frames.jsonl: every scheduled frame once, stamped with its index and its seat order."""
+    lines = frames_bytes(uninterrupted).decode().splitlines()
+    records = [FrameRecord.from_json(line) for line in lines]
+    assert [r.frame for r in records] == list(range(18))
+    for record, task in zip(records, CONFIG.schedule(), strict=True):
+        assert (record.agents, record.seed) == (task.agents, task.seed)
+        assert record == FrameRecord.from_json(record.to_json())
+    assert json.loads((uninterrupted / "tournament.json").read_text()) == CONFIG.to_dict()
+
+
+def test_resume_after_interruption_gives_the_uninterrupted_log(
+    tmp_path: Path, uninterrupted: Path
+) -> None:
+    """Stopped after 5 frames, then restarted: only the missing frames are played, same log."""
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(CONFIG, tmp_path, InterruptedPlayer(5), progress=False)
+    assert len(frames_bytes(tmp_path).splitlines()) == 5
+    resumed = InterruptedPlayer(18 - 5)
+    run_tournament(CONFIG, tmp_path, resumed, progress=False)
+    assert resumed.left == 0
+    assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
+
+
+def test_resume_drops_a_line_cut_short(tmp_path: Path, uninterrupted: Path) -> None:
+    """A half-written last line (killed mid-write) is discarded and its frame played again."""
+    lines = frames_bytes(uninterrupted).splitlines(keepends=True)
+    (tmp_path / "tournament.json").write_bytes((uninterrupted / "tournament.json").read_bytes())
+    (tmp_path / "frames.jsonl").write_bytes(b"".join(lines[:4]) + lines[4][:20])
+    run_tournament(CONFIG, tmp_path, synthetic_play_frame, progress=False)
+    assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
+
+
+def test_resume_after_kill_of_the_command(tmp_path: Path, uninterrupted: Path) -> None:
+    """SIGKILL of `kinghill tournament` mid-run, then the same command: identical final log."""
+    command = [
+        sys.executable,
+        "-m",
+        "kinghill.experiments.cli",
+        "tournament",
+        "--agents",
+        *CONFIG.agents,
+        "--frames",
+        str(CONFIG.frames),
+        "--seed",
+        str(CONFIG.seed),
+        "--jobs",
+        "1",
+        "--bootstrap",
+        "50",
+        "--out",
+        str(tmp_path),
+        "--player",
+        "test_tournament_runner:slow_synthetic_play_frame",
+    ]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tmp_path / "frames.jsonl"
+    deadline = time.monotonic() + 60
+    while not (log.exists() and len(log.read_bytes().splitlines()) >= 3):
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert 3 <= len(log.read_bytes().splitlines()) < 18
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
+
+
+def test_worker_processes_give_the_serial_results(tmp_path: Path, uninterrupted: Path) -> None:
+    """--jobs 2 (spawned processes): the same records, stored in the same order."""
+    records = run_tournament(
+        CONFIG, tmp_path, synthetic_play_frame, in_worker_processes(2), progress=False
+    )
+    assert [r.frame for r in records] == list(range(18))
+    assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
+
+
+def test_restart_with_other_settings_is_refused(tmp_path: Path) -> None:
+    """A directory holds one tournament: other settings get an error naming the difference."""
+    run_tournament(CONFIG, tmp_path, synthetic_play_frame, progress=False)
+    other = TournamentConfig(CONFIG.agents, frames=8, seed=CONFIG.seed)
+    with pytest.raises(TournamentError, match="frames: stored 6, asked 8"):
+        run_tournament(other, tmp_path, synthetic_play_frame, progress=False)
+
+
+def test_player_answering_for_another_frame_is_an_error(tmp_path: Path) -> None:
+    """A record for other agents or another seed would corrupt the log; the runner stops."""
+
+    def confused(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+        return synthetic_play_frame(agent_b, agent_a, seed, options)
+
+    with pytest.raises(TournamentError, match="frame player returned"):
+        run_tournament(CONFIG, tmp_path, confused, progress=False)
+
+
+def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Path) -> None:
+    """Section 12: --round 3 is carried in MatchOptions; the report counts time fouls."""
+    status = cli.main(
+        ["tournament", "--agents", "weak", "strong", "--frames", "10", "--round", "3"]
+        + ["--jobs", "1", "--bootstrap", "50", "--out", str(tmp_path), "--player", PLAYER_SPEC]
+    )
+    assert status == 0
+    config = json.loads((tmp_path / "tournament.json").read_text())
+    assert config["options"] == {"round": 3, "noise": True, "max_shots": 200}
+    report = json.loads((tmp_path / "report.json").read_text())
+    records = [FrameRecord.from_json(x) for x in (tmp_path / "frames.jsonl").open()]
+    for name in ("weak", "strong"):
+        counted = sum(r.time_fouls[r.agents.index(name)] for r in records)
+        assert report["agents"][name]["time_fouls"] == counted
+    assert sum(a["time_fouls"] for a in report["agents"].values()) > 0
+
+
+def test_cli_runs_reports_and_rerenders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`kinghill tournament` writes report.md/json and ratings.png; --report-only redraws them."""
+    args = ["tournament", "--agents", "weak", "mid", "strong", "--frames", "20", "--jobs", "1"]
+    args += ["--bootstrap", "200", "--out", str(tmp_path), "--player", PLAYER_SPEC]
+    assert cli.main(args) == 0
+    assert "Report:" in capsys.readouterr().out
+    report = json.loads((tmp_path / "report.json").read_text())
+    elo = {name: a["bradley_terry_elo"]["estimate"] for name, a in report["agents"].items()}
+    assert elo["strong"] > elo["mid"] > elo["weak"]
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+    first = (tmp_path / "report.md").read_text()
+    (tmp_path / "report.md").unlink()
+    rerender = ["tournament", "--report-only", "--bootstrap", "200", "--out", str(tmp_path)]
+    assert cli.main(rerender) == 0
+    assert (tmp_path / "report.md").read_text() == first
+
+
+def test_cli_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing frame player or a missing tournament is one error line and status 2."""
+    args = ["tournament", "--frames", "2", "--out", str(tmp_path / "a")]
+    assert cli.main([*args, "--player", "no_such_module:play_frame"]) == 2
+    assert "cannot import the frame player module 'no_such_module'" in capsys.readouterr().err
+    assert cli.main(["tournament", "--report-only", "--out", str(tmp_path / "b")]) == 2
+    assert "no tournament in" in capsys.readouterr().err
+
+
+def test_cli_mounts_only_subcommands_that_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Missing modules are not offered; a broken one is named in the help; tournament works."""
+    (tmp_path / "broken_subcommand.py").write_text("raise RuntimeError('half written')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    modules = ("kinghill.experiments.no_such_command", "broken_subcommand")
+    monkeypatch.setattr(cli, "SUBCOMMAND_MODULES", (*modules, "kinghill.experiments.tournament"))
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    help_text = capsys.readouterr().out
+    assert "tournament" in help_text
+    assert "no_such_command" not in help_text
+    assert "broken_subcommand (RuntimeError: half written)" in help_text
+
+
+def test_ray_plays_the_same_frames(tmp_path: Path, uninterrupted: Path) -> None:
+    """--ray local: a local Ray instance started here plays the same tournament."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
+    from kinghill.experiments.ray_runner import on_ray
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    try:
+        run_tournament(CONFIG, tmp_path, synthetic_play_frame, on_ray("local"), progress=False)
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    assert not ray.is_initialized()
+    assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
