@@ -15,6 +15,8 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 from gymnasium.error import DependencyNotInstalled
@@ -106,18 +108,12 @@ def _jaws(spec: TableSpec) -> dict[Pocket, tuple[_Jaw, _Jaw]]:
 
 
 def _ball_sprite(label: str, fill: RGB, ring: RGB | None, diameter_px: int) -> Image.Image:
-    """An anti-aliased RGBA picture of one ball with its id."""
+    """An anti-aliased RGBA picture of one ball with its id, ringed in ``ring`` if given."""
     size = diameter_px * SUPERSAMPLING
     sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     pen = ImageDraw.Draw(sprite)
-    pen.ellipse((0, 0, size - 1, size - 1), fill=(*fill, 255), outline=(40, 40, 40, 255))
-    if ring is not None:
-        inset = size * 0.14
-        pen.ellipse(
-            (inset, inset, size - 1 - inset, size - 1 - inset),
-            outline=(*ring, 255),
-            width=max(1, round(size * 0.09)),
-        )
+    edge, edge_width = ((*ring, 255), round(size * 0.13)) if ring else ((40, 40, 40, 255), 1)
+    pen.ellipse((0, 0, size - 1, size - 1), fill=(*fill, 255), outline=edge, width=edge_width)
     font = ImageFont.load_default(size=size * 0.6)
     text = OVERLAY_TEXT if ring is not None else NUMBER
     pen.text((size / 2, size / 2), label, fill=(*text, 255), font=font, anchor="mm")
@@ -144,8 +140,9 @@ class TableRenderer:
         self._scale = width_px / (spec.length + 2 * border)
         self._border_px = border * self._scale
         table_h = math.ceil((spec.width + 2 * border) * self._scale)
-        self._font = ImageFont.load_default(size=max(10, width_px // 60))
-        self._line_px = math.ceil(self._font.size * 1.3)
+        font_px = max(10, width_px // 60)
+        self._font = ImageFont.load_default(size=font_px)
+        self._line_px = math.ceil(font_px * 1.3)
         self._overlay_top = table_h
         height = table_h + (overlay_lines * self._line_px + 6 if overlay_lines else 0)
         self.shape = (height + height % 2, width_px, 3)
@@ -261,7 +258,7 @@ def scoreboard(
     return f"{seats} | to move: P{to_move} ({decision})"
 
 
-def _import_pygame():  # type: ignore[no-untyped-def]
+def _import_pygame() -> ModuleType:
     """pygame, or a clear error naming the extra that installs it."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
@@ -287,8 +284,8 @@ class HumanWindow:
         self._pygame = _import_pygame()
         self.title = title
         self.fps = fps
-        self._screen = None
-        self._clock = None
+        self._screen: Any = None
+        self._clock: Any = None
         self._quit = False
 
     @property

@@ -10,8 +10,8 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
-import imageio.v2 as imageio_v2
 import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from PIL import Image
@@ -134,26 +134,25 @@ def write_replay(
     if suffix == ".gif" and fps > 50:
         raise ValueError("write_replay: GIF delays are whole 1/100 s; use fps <= 50 or an .mp4")
     if suffix == ".mp4":
-        _require_ffmpeg()
+        _import_ffmpeg()
     renderer = TableRenderer(spec, width_px, max(len(shot.overlay) for shot in shots) + 1)
     frames = replay_frames(shots, renderer, fps, hold_s)
     if suffix == ".gif":
         _write_gif(path, frames, fps, _gif_palette(renderer))
     else:
-        with imageio_v2.get_writer(path, format="FFMPEG", fps=fps, macro_block_size=2) as mp4:
-            for picture, ticks in frames:
-                for _ in range(ticks):
-                    mp4.append_data(picture)
+        _write_mp4(path, frames, fps, (renderer.shape[1], renderer.shape[0]))
     return path
 
 
-def _require_ffmpeg() -> None:
+def _import_ffmpeg() -> ModuleType:
+    """imageio-ffmpeg, or a clear error naming the extra that installs it."""
     try:
-        import imageio_ffmpeg  # noqa: F401
+        import imageio_ffmpeg
     except ImportError as error:
         raise DependencyNotInstalled(
             'MP4 replays need imageio-ffmpeg; run `pip install "kinghill[video]"` (or write a .gif)'
         ) from error
+    return imageio_ffmpeg
 
 
 def _gif_palette(renderer: TableRenderer) -> Image.Image:
@@ -183,3 +182,17 @@ def _write_gif(
     pictures[0].save(
         path, format="GIF", save_all=True, append_images=pictures[1:], duration=delays_ms, loop=0
     )
+
+
+def _write_mp4(
+    path: Path, frames: Iterator[tuple[np.ndarray, int]], fps: float, size: tuple[int, int]
+) -> None:
+    """Stream the pictures to ffmpeg (H.264), repeating each for its ticks."""
+    mp4 = _import_ffmpeg().write_frames(str(path), size, fps=fps, macro_block_size=2)
+    mp4.send(None)
+    try:
+        for picture, ticks in frames:
+            for _ in range(ticks):
+                mp4.send(picture.tobytes())
+    finally:
+        mp4.close()
