@@ -1,0 +1,98 @@
+"""The tournament report's numbers on four hand-written frames, and its files."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kinghill.experiments.report import build_report, write_report
+from kinghill.experiments.stats import wilson_interval
+from kinghill.experiments.tournament import FrameRecord, TournamentConfig
+
+CONFIG = TournamentConfig(("a", "b"), frames=4)
+
+
+def frame(
+    index: int, agents: tuple[str, str], winner: int | None, shots: int, **counts: tuple[int, int]
+) -> FrameRecord:
+    """A frame with zero counts except those given."""
+    zero = (0, 0)
+    return FrameRecord(
+        agents=agents,
+        seed=CONFIG.schedule()[index].seed,
+        winner=winner,
+        shots=shots,
+        fouls=counts.get("fouls", zero),
+        visits=counts.get("visits", (1, 1)),
+        whites_potted=counts.get("whites_potted", zero),
+        colour_attempts=counts.get("colour_attempts", zero),
+        colour_pots=counts.get("colour_pots", zero),
+        time_fouls=counts.get("time_fouls", zero),
+        errors=counts.get("errors", zero),
+        wall_time=2.0,
+        frame=index,
+    )
+
+
+RECORDS = [
+    frame(0, ("a", "b"), 0, shots=12, fouls=(1, 2), visits=(3, 2), whites_potted=(3, 1)),
+    frame(1, ("b", "a"), 1, shots=20, visits=(4, 5), whites_potted=(2, 4), errors=(1, 0)),
+    frame(2, ("a", "b"), None, shots=200, colour_attempts=(2, 1), colour_pots=(1, 1)),
+    frame(3, ("b", "a"), 0, shots=8, time_fouls=(1, 2), fouls=(1, 2)),
+]
+"""a wins frames 0 and 1, frame 2 is truncated, b wins frame 3: a 2.5 points, b 1.5."""
+
+
+def test_report_numbers_match_the_hand_count() -> None:
+    """Win rates (draw = half), per-agent play numbers and the breaker's record by hand."""
+    report = build_report(CONFIG, RECORDS, samples=200)
+    ab = report["win_rates"]["a"]["b"]
+    assert (ab["wins"], ab["losses"], ab["draws"]) == (2, 1, 1)
+    assert ab["win_rate"]["estimate"] == 2.5 / 4
+    assert ab["win_rate"]["low"] == pytest.approx(wilson_interval(2.5, 4).low)
+    assert report["win_rates"]["b"]["a"]["win_rate"]["estimate"] == 1.5 / 4
+    a, b = report["agents"]["a"], report["agents"]["b"]
+    assert a["points"] == 2.5 and b["points"] == 1.5
+    assert a["shots_per_frame"] == b["shots_per_frame"] == (12 + 20 + 200 + 8) / 4
+    assert a["fouls_per_frame"] == (1 + 0 + 0 + 2) / 4
+    assert b["fouls_per_frame"] == (2 + 0 + 0 + 1) / 4
+    assert a["legal_pots_per_visit"] == (3 + 4 + 0 + 0) / (3 + 5 + 1 + 1)
+    assert b["legal_pots_per_visit"] == (1 + 2 + 0 + 0) / (2 + 4 + 1 + 1)
+    assert a["colour_pot_success"]["estimate"] == 0.5
+    assert b["colour_pot_success"]["estimate"] == 1.0
+    assert (a["time_fouls"], b["time_fouls"]) == (2, 1)
+    assert (a["errors"], b["errors"]) == (0, 1)
+    assert report["truncated_frames"] == 1
+    assert report["breaker_wins"]["estimate"] == 2 / 3
+    assert report["wall_time_per_frame"] == 2.0
+
+
+def test_report_ratings_order_and_bracket() -> None:
+    """The better-scoring agent rates higher; each interval contains its estimate."""
+    report = build_report(CONFIG, RECORDS, samples=200)
+    a, b = (report["agents"][n]["bradley_terry_elo"] for n in "ab")
+    assert a["estimate"] == pytest.approx(-b["estimate"]) and a["estimate"] > 0
+    for rating in (a, b):
+        assert rating["low"] <= rating["estimate"] <= rating["high"]
+    assert report["agents"]["a"]["sequential_elo"] > 0
+
+
+def test_write_report_files(tmp_path: Path) -> None:
+    """report.json round-trips the numbers; report.md has the tables; ratings.png is a PNG."""
+    summary = write_report(tmp_path, CONFIG, RECORDS, samples=100)
+    assert json.loads((tmp_path / "report.json").read_text()) == json.loads(
+        json.dumps(build_report(CONFIG, RECORDS, samples=100))
+    )
+    markdown = (tmp_path / "report.md").read_text()
+    for heading in ("## Ratings", "## Win rates", "## Play"):
+        assert heading in markdown
+    assert "| **a** |  | 0.62 [" in markdown
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+    assert "report.md" in summary
+
+
+def test_report_of_a_tournament_not_started() -> None:
+    """No frames yet: the report still renders, without ratings."""
+    report = build_report(CONFIG, [], samples=10)
+    assert report["frames_played"] == 0
+    assert report["agents"]["a"]["bradley_terry_elo"] is None
