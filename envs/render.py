@@ -107,8 +107,13 @@ def _jaws(spec: TableSpec) -> dict[Pocket, tuple[_Jaw, _Jaw]]:
     return jaws
 
 
-def _ball_sprite(label: str, fill: RGB, ring: RGB | None, diameter_px: int) -> Image.Image:
-    """An anti-aliased RGBA picture of one ball with its id, ringed in ``ring`` if given."""
+def _ball_sprite(
+    label: str, fill: RGB, ring: RGB | None, diameter_px: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """An anti-aliased picture of one ball with its id, ringed in ``ring`` if given.
+
+    Returned as colour ``(d, d, 3)`` and opacity ``(d, d, 1)`` float arrays, ready to blend.
+    """
     size = diameter_px * SUPERSAMPLING
     sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     pen = ImageDraw.Draw(sprite)
@@ -117,7 +122,9 @@ def _ball_sprite(label: str, fill: RGB, ring: RGB | None, diameter_px: int) -> I
     font = ImageFont.load_default(size=size * 0.6)
     text = OVERLAY_TEXT if ring is not None else NUMBER
     pen.text((size / 2, size / 2), label, fill=(*text, 255), font=font, anchor="mm")
-    return sprite.resize((diameter_px, diameter_px), Image.Resampling.LANCZOS)
+    small = sprite.resize((diameter_px, diameter_px), Image.Resampling.LANCZOS)
+    rgba = np.asarray(small, dtype=np.float32)
+    return rgba[..., :3], rgba[..., 3:] / 255
 
 
 class TableRenderer:
@@ -146,7 +153,8 @@ class TableRenderer:
         self._overlay_top = table_h
         height = table_h + (overlay_lines * self._line_px + 6 if overlay_lines else 0)
         self.shape = (height + height % 2, width_px, 3)
-        self._background = self._draw_table()
+        self._background = np.asarray(self._draw_table()).copy()
+        self._strip: tuple[tuple[str, ...], np.ndarray] = ((), self._background[table_h:])
         diameter = max(5, round(spec.ball_diameter * self._scale))
         self._sprites = [
             _ball_sprite("0", COLOURED_FILL, COLOURED_RING, diameter)
@@ -223,17 +231,36 @@ class TableRenderer:
                 f"{self.overlay_lines}"
             )
         picture = self._background.copy()
-        half = self._sprites[0].size[0] / 2
+        columns_rows = self.to_pixel(positions)
         for ball in np.flatnonzero(on_table):
-            column, row = self.to_pixel(positions[ball])
-            sprite = self._sprites[ball]
-            picture.paste(sprite, (round(column - half), round(row - half)), sprite)
+            self._paste_ball(picture, int(ball), columns_rows[ball])
         if overlay:
-            pen = ImageDraw.Draw(picture)
-            for i, text in enumerate(overlay):
-                top = self._overlay_top + 3 + i * self._line_px
-                pen.text((6, top), text, fill=OVERLAY_TEXT, font=self._font)
-        return np.asarray(picture).copy()
+            picture[self._overlay_top :] = self._overlay_strip(tuple(overlay))
+        return picture
+
+    def _paste_ball(self, picture: np.ndarray, ball: int, centre: np.ndarray) -> None:
+        """Blend a ball sprite into the picture around ``centre`` (column, row), clipped to it."""
+        colour, alpha = self._sprites[ball]
+        size = alpha.shape[0]
+        left, top = round(centre[0] - size / 2), round(centre[1] - size / 2)
+        c0, r0 = max(left, 0), max(top, 0)
+        c1, r1 = min(left + size, picture.shape[1]), min(top + size, picture.shape[0])
+        if c0 >= c1 or r0 >= r1:
+            return
+        sprite_part = (slice(r0 - top, r1 - top), slice(c0 - left, c1 - left))
+        region = picture[r0:r1, c0:c1]
+        a = alpha[sprite_part]
+        region[:] = (region * (1 - a) + colour[sprite_part] * a + 0.5).astype(np.uint8)
+
+    def _overlay_strip(self, lines: tuple[str, ...]) -> np.ndarray:
+        """The overlay strip with ``lines`` written on it; the last one is kept for reuse."""
+        if self._strip[0] != lines:
+            strip = Image.fromarray(self._background[self._overlay_top :])
+            pen = ImageDraw.Draw(strip)
+            for i, text in enumerate(lines):
+                pen.text((6, 3 + i * self._line_px), text, fill=OVERLAY_TEXT, font=self._font)
+            self._strip = (lines, np.asarray(strip).copy())
+        return self._strip[1]
 
     def draw_state(self, state: TableState, overlay: Sequence[str] = ()) -> np.ndarray:
         """The picture of a :class:`TableState` on this renderer's table."""
