@@ -48,6 +48,12 @@ class MatchOptions:
     noise: bool = True
     max_shots: int = 200
 
+    def __post_init__(self) -> None:
+        if self.round is not None and self.round < 1:
+            raise TournamentError(f"--round counts from 1 (got {self.round})")
+        if self.max_shots < 1:
+            raise TournamentError(f"--max-shots must be positive (got {self.max_shots})")
+
 
 @dataclass(frozen=True)
 class FrameRecord:
@@ -265,14 +271,13 @@ def in_worker_processes(jobs: int) -> FrameRunner:
         play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameRecord]:
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context)
+        try:
             pending = [pool.submit(play, task) for task in tasks]
-            try:
-                for done in concurrent.futures.as_completed(pending):
-                    yield done.result()
-            finally:
-                for future in pending:
-                    future.cancel()
+            for done in concurrent.futures.as_completed(pending):
+                yield done.result()
+        finally:
+            pool.shutdown(cancel_futures=True)
 
     return run
 

@@ -103,11 +103,13 @@ def test_schedule_is_a_round_robin_with_seats_swapped_and_fixed_seeds() -> None:
 
 
 def test_config_rejects_odd_frames_and_repeated_agents() -> None:
-    """Seats can only be swapped evenly with an even number of frames per pair."""
+    """Seats swap evenly only with even frames per pair; rounds count from 1 (12.2)."""
     with pytest.raises(TournamentError, match="even"):
         TournamentConfig(("weak", "mid"), frames=5)
     with pytest.raises(TournamentError, match="two different"):
         TournamentConfig(("weak", "weak"), frames=2)
+    with pytest.raises(TournamentError, match="round"):
+        MatchOptions(round=0)
 
 
 def test_frame_log_holds_one_json_line_per_frame_in_index_order(uninterrupted: Path) -> None:
@@ -279,3 +281,12 @@ def test_ray_plays_the_same_frames(tmp_path: Path, uninterrupted: Path) -> None:
         ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     assert not ray.is_initialized()
     assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
+
+
+def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Ray installed, --ray fails with the pip command of the optional extra."""
+    from kinghill.experiments.ray_runner import on_ray
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(TournamentError, match=r"pip install 'kinghill\[ray\]'"):
+        on_ray("local")
