@@ -112,7 +112,7 @@ def judge(frame: Frame, cue_ball: int, call: Call | None, events: Iterable[Event
             else:
                 fouls.append(early)
     total = len(frame.credited[shooter]) + len(pots.whites)
-    if total > frame.required[shooter]:
+    if total > frame.required[shooter] and not fouls and not void:  # only whites that count
         fouls.append(
             Foul(
                 ("5.5", "5.6", "5.7"),
