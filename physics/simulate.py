@@ -1,12 +1,20 @@
-"""Placeholder until the engine lands (issue 2)."""
+"""The entry point: play one shot on a table state and return the result (a pure function)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from kinghill.physics.result import ShotResult
+from kinghill.physics.cue import strike
+from kinghill.physics.names import N_BALLS
+from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import NoiseModel, Shot
 from kinghill.physics.state import TableState
+from kinghill.physics.stepper import Run, run
+
+REFERENCE_STEP = 1.0 / 5000.0
+"""Time step of the fixed-step reference mode (s)."""
 
 
 def simulate(
@@ -16,6 +24,66 @@ def simulate(
     *,
     noise: NoiseModel | None = None,
     trajectory: bool = False,
+    trajectory_fps: float = 60.0,
+    reference: bool = False,
 ) -> ShotResult:
-    """Play ``shot`` from ``state`` until all balls are at rest."""
-    raise NotImplementedError("the physics engine is being built (issue 2)")
+    """Play ``shot`` from ``state`` until all balls are at rest.
+
+    :param state: the table before the shot (not modified).
+    :param shot: the cue's parameters; its cue ball must be on the table.
+    :param rng: draws the execution noise when ``noise`` is given (default: a fresh generator).
+    :param noise: execution noise applied to the shot before it is played (None: none).
+    :param trajectory: also sample the balls' positions for rendering.
+    :param trajectory_fps: sampling rate of the trajectory (frames per simulated second).
+    :param reference: the fixed-step (1/5000 s) reference mode, for benchmarks only.
+    :raises ValueError: the cue ball is not on the table (nothing is simulated).
+    """
+    if not state.on_table[shot.cue_ball]:
+        raise ValueError(f"Shot.cue_ball: ball {shot.cue_ball} is not on the table")
+    if trajectory and not (math.isfinite(trajectory_fps) and trajectory_fps > 0):
+        raise ValueError(f"trajectory_fps must be positive, got {trajectory_fps}")
+    spec = state.spec
+    if noise is not None:
+        shot = noise.perturb(shot, rng if rng is not None else np.random.default_rng(), spec.radius)
+    on = [bool(v) for v in state.on_table]
+    pos = [(float(p[0]), float(p[1])) for p in state.positions]
+    result = run(
+        spec,
+        pos,
+        on,
+        shot.cue_ball,
+        strike(shot, spec.radius),
+        record_paths=trajectory,
+        reference_step=REFERENCE_STEP if reference else 0.0,
+    )
+    final = TableState(spec, np.array(result.positions), np.array(result.on_table))
+    return ShotResult(
+        shot=shot,
+        final=final,
+        events=tuple(result.events),
+        duration=result.duration,
+        steps=result.steps,
+        trajectory=_sample(result, trajectory_fps) if trajectory else None,
+    )
+
+
+def _sample(result: Run, fps: float) -> Trajectory:
+    """Positions at ``k / fps`` for k = 0 .. until the last ball stops (and the end itself)."""
+    assert result.segments is not None
+    end = max((seg[-1][0] for seg in result.segments), default=0.0)
+    n = int(math.floor(end * fps)) + 1
+    times = [k / fps for k in range(n)]
+    if times[-1] < end:
+        times.append(end)
+    positions = np.full((len(times), N_BALLS, 2), np.nan)
+    for b, segs in enumerate(result.segments):
+        s = 0
+        for k, t in enumerate(times):
+            while s + 1 < len(segs) and segs[s + 1][0] <= t:
+                s += 1
+            t0, x, y, vx, vy, ax, ay = segs[s]
+            dt = t - t0
+            positions[k, b, 0] = x + (vx + 0.5 * ax * dt) * dt
+            positions[k, b, 1] = y + (vy + 0.5 * ay * dt) * dt
+    on_table = ~np.isnan(positions[:, :, 0])
+    return Trajectory(times=np.array(times), positions=positions, on_table=on_table)

@@ -1,0 +1,118 @@
+"""When the next contact happens: exact first-contact times of quadratic (constant-acceleration)
+paths, found from the closed-form gap functions rather than by stepping.
+
+- ball-cushion line: the signed gap ``s(t) = s0 + s1 t + s2 t^2`` is quadratic;
+- ball-ball and ball-jaw-tip: ``f(t) = |D + V t + A t^2 / 2|^2 - S^2`` is quartic; it is cut at
+  its critical points (via the roots of f'', then f' on each monotone piece) and the first piece
+  where f falls through zero is bracketed and solved, so a graze is never stepped over.
+"""
+
+from __future__ import annotations
+
+import math
+
+INF = math.inf
+TIME_TOL = 1e-13
+"""Absolute tolerance of contact times (s)."""
+APPROACH_EPS = 1e-12
+"""Closing rates below this count as not approaching (touching balls at rest)."""
+
+
+def quadratic_roots(c0: float, c1: float, c2: float) -> tuple[float, ...]:
+    """Real roots of ``c0 + c1 t + c2 t^2``, ascending (numerically stable form)."""
+    if c2 == 0.0:
+        return () if c1 == 0.0 else (-c0 / c1,)
+    disc = c1 * c1 - 4.0 * c2 * c0
+    if disc < 0.0:
+        return ()
+    q = -0.5 * (c1 + math.copysign(math.sqrt(disc), c1))
+    r1 = q / c2
+    r2 = c0 / q if q != 0.0 else r1
+    return (r1, r2) if r1 <= r2 else (r2, r1)
+
+
+def first_gap_closure(s0: float, s1: float, s2: float, horizon: float) -> float:
+    """First t in [0, horizon] at which the gap ``s0 + s1 t + s2 t^2`` reaches 0 while closing."""
+    if s0 <= 0.0:
+        return 0.0 if s1 < -APPROACH_EPS else INF
+    for t in quadratic_roots(s0, s1, s2):
+        if 0.0 <= t <= horizon and s1 + 2.0 * s2 * t < 0.0:
+            return t
+    return INF
+
+
+def first_circle_contact(
+    dx: float, dy: float, vx: float, vy: float, ax: float, ay: float, reach: float, horizon: float
+) -> float:
+    """First t in [0, horizon] at which ``|D + V t + A t^2/2|`` falls to ``reach`` (else inf)."""
+    hx, hy = 0.5 * ax, 0.5 * ay
+    r2 = reach * reach
+    f0 = dx * dx + dy * dy - r2
+    d1 = 2.0 * (dx * vx + dy * vy)  # f'(0)
+    if f0 <= 0.0 and d1 < -APPROACH_EPS:
+        return 0.0
+    # f'(t) = c1 + 2 c2 t + 3 c3 t^2 + 4 c4 t^3 ; f''(t) = 2 c2 + 6 c3 t + 12 c4 t^2
+    c4 = hx * hx + hy * hy
+    c3 = 2.0 * (vx * hx + vy * hy)
+    c2 = vx * vx + vy * vy + 2.0 * (dx * hx + dy * hy)
+    c1 = d1
+
+    def f(t: float) -> float:
+        x = dx + (vx + hx * t) * t
+        y = dy + (vy + hy * t) * t
+        return x * x + y * y - r2
+
+    def df(t: float) -> float:
+        return c1 + t * (2.0 * c2 + t * (3.0 * c3 + t * 4.0 * c4))
+
+    # pieces on which f' is monotone
+    cuts = [t for t in quadratic_roots(2.0 * c2, 6.0 * c3, 12.0 * c4) if 0.0 < t < horizon]
+    cuts.append(horizon)
+    # critical points of f: the sign changes of f' on each piece
+    crit: list[float] = []
+    ta, ga = 0.0, c1
+    for tb in cuts:
+        gb = df(tb)
+        if (ga < 0.0 < gb) or (ga > 0.0 > gb):
+            crit.append(_bracketed_root(df, ta, tb, ga))
+        ta, ga = tb, gb
+    crit.append(horizon)
+    ta, fa = 0.0, f0
+    if f0 <= 0.0:  # touching and separating: the first piece rises; re-contact after it
+        ta = crit[0]
+        fa = f(ta)
+        if fa <= 0.0 and ta < horizon:
+            return ta
+        crit = crit[1:]
+    for tb in crit:
+        fb = f(tb)
+        if fb <= 0.0 < fa:
+            return _bracketed_root(f, ta, tb, fa)
+        ta, fa = tb, fb
+    return INF
+
+
+def _bracketed_root(g, ta: float, tb: float, ga: float) -> float:  # type: ignore[no-untyped-def]
+    """Root of a monotone ``g`` on [ta, tb] with a sign change (bisection + secant, Illinois)."""
+    gb = g(tb)
+    side = 0
+    for _ in range(100):
+        if tb - ta <= TIME_TOL:
+            break
+        tm = (ta * gb - tb * ga) / (gb - ga) if gb != ga else 0.5 * (ta + tb)
+        if not ta < tm < tb:
+            tm = 0.5 * (ta + tb)
+        gm = g(tm)
+        if gm == 0.0:
+            return tm
+        if (gm > 0.0) == (ga > 0.0):
+            ta, ga = tm, gm
+            if side == -1:
+                gb *= 0.5
+            side = -1
+        else:
+            tb, gb = tm, gm
+            if side == 1:
+                ga *= 0.5
+            side = 1
+    return tb

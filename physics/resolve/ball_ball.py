@@ -1,0 +1,63 @@
+"""Ball-ball impact: restitution along the line of centres, Coulomb friction at the contact.
+
+Instantaneous impulse model of Alciatore (TP A-14, "frictional inelastic" in pooltool): the normal
+impulse gives restitution ``e``; friction opposes the 3-D slip of the contact points (including
+the vertical slip from top/back spin, which is why rolling throw is about half of stun throw),
+capped by ``mu(v) = a + b exp(-c v)`` times the normal impulse and by the impulse that stops the
+slip (``m |u_t| / 7`` for two equal solid spheres). Friction throws the object ball and transfers
+spin; the vertical part of its impulse is taken by the slate.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kinghill.physics.spec import TableSpec
+
+Motion = tuple[float, float, float, float, float]
+"""``(vx, vy, wx, wy, wz)`` of one ball."""
+
+
+class BallBallModel:
+    """Coefficients of one table (restitution, the friction law) ready for :meth:`solve`."""
+
+    __slots__ = ("radius", "e", "mu_a", "mu_b", "mu_c")
+
+    def __init__(self, spec: TableSpec) -> None:
+        self.radius = spec.radius
+        self.e = spec.e_ball
+        self.mu_a, self.mu_b, self.mu_c = spec.mu_ball_a, spec.mu_ball_b, spec.mu_ball_c
+
+    def solve(self, nx: float, ny: float, a: Motion, b: Motion) -> tuple[Motion, Motion]:
+        """Motions after the impact; ``(nx, ny)`` is the unit vector from ball a to ball b."""
+        avx, avy, awx, awy, awz = a
+        bvx, bvy, bwx, bwy, bwz = b
+        dvx, dvy = avx - bvx, avy - bvy
+        closing = dvx * nx + dvy * ny
+        if closing <= 0.0:
+            return a, b
+        jn = 0.5 * (1.0 + self.e) * closing  # normal impulse per unit mass
+        R = self.radius
+        sx, sy, sz = awx + bwx, awy + bwy, awz + bwz
+        # contact-point slip u = dv + R (wa + wb) x n, minus its normal part
+        ux = dvx - R * sz * ny - closing * nx
+        uy = dvy + R * sz * nx - closing * ny
+        uz = R * (sx * ny - sy * nx)
+        slip = math.sqrt(ux * ux + uy * uy + uz * uz)
+        avx -= jn * nx
+        avy -= jn * ny
+        bvx += jn * nx
+        bvy += jn * ny
+        if slip > 0.0:
+            mu = self.mu_a + self.mu_b * math.exp(-self.mu_c * slip)
+            jt = min(mu * jn, slip / 7.0)
+            tx, ty, tz = ux / slip, uy / slip, uz / slip
+            avx -= jt * tx
+            avy -= jt * ty
+            bvx += jt * tx
+            bvy += jt * ty
+            k = -2.5 * jt / R  # spin change of both balls: -(5 jt / 2R) (n x t)
+            dwx, dwy, dwz = k * ny * tz, -k * nx * tz, k * (nx * ty - ny * tx)
+            awx, awy, awz = awx + dwx, awy + dwy, awz + dwz
+            bwx, bwy, bwz = bwx + dwx, bwy + dwy, bwz + dwz
+        return (avx, avy, awx, awy, awz), (bvx, bvy, bwx, bwy, bwz)
