@@ -1,1 +1,32 @@
-"""Environments of King of the Hill: the rules, the Gymnasium and PettingZoo environments."""
+"""Environments of King of the Hill: the rules, the game loop, Gymnasium and PettingZoo envs.
+
+Importing this package registers ``kinghill/KingOfTheHill-v0`` with Gymnasium.
+"""
+
+from gymnasium.envs.registration import register
+
+from kinghill.envs.actions import Action, Agent, ChoiceAction, FrameView, ShotAction
+from kinghill.envs.game import Game, GameSnapshot, Turn
+from kinghill.envs.gym_env import KingOfTheHillEnv
+from kinghill.envs.opponents import RandomOpponent
+from kinghill.envs.rewards import RewardWeights
+
+register(
+    id="kinghill/KingOfTheHill-v0",
+    entry_point="kinghill.envs.gym_env:KingOfTheHillEnv",
+    max_episode_steps=None,
+)
+
+__all__ = [
+    "Action",
+    "Agent",
+    "ChoiceAction",
+    "FrameView",
+    "Game",
+    "GameSnapshot",
+    "KingOfTheHillEnv",
+    "RandomOpponent",
+    "RewardWeights",
+    "ShotAction",
+    "Turn",
+]

@@ -1,0 +1,267 @@
+"""The Gymnasium spaces of King of the Hill and the documented mapping between them and the
+structured actions and views (:mod:`kinghill.envs.actions`).
+
+Every point of :func:`action_space` decodes to a valid action for the current position
+(:func:`decode_action`); the rules of that mapping are listed in :data:`ACTION_DOC`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from kinghill.envs.actions import Action, ChoiceAction, FrameView, ShotAction
+from kinghill.envs.rules import MAX_CHAIN, MAX_TOUCHES, Call, Decision, Touch
+from kinghill.physics import (
+    BREAK_BALL,
+    COLOURED,
+    MAX_SPEED,
+    MISCUE_LIMIT,
+    N_BALLS,
+    Cushion,
+    Pocket,
+    Shot,
+    TableState,
+)
+
+MIN_SPEED = 0.1
+"""Slowest cue-ball speed the encoded action reaches (m/s)."""
+N_VIA = MAX_CHAIN - 2
+"""Intermediate chain balls between the cue ball and the coloured ball."""
+N_TOUCH_VALUES = 1 + len(Cushion) + N_BALLS
+"""A touch code: 0 none, 1-6 a cushion (Cushion value + 1), 7-14 a ball (id + 7)."""
+DECISIONS = (Decision.BREAK, Decision.SHOT, Decision.CHOICE, Decision.OVER)
+HOUSE_MARGIN = 1e-4
+"""Distance kept from the house line and the cushions when placing the break ball (m)."""
+
+ACTION_DOC = """\
+| key | space | meaning and decoding |
+|---|---|---|
+| `cue_ball` | Discrete(8) | ball struck (1.4); a ball not on the table becomes the next ball on the table in id order (cyclic); on the break always white 1 (1.3) |
+| `place` | Box(0, 1, (2,)) | break only: white 1 at x = R + u (L/4 - R - 0.1 mm), y = R + v (W - 2R), inside the house |
+| `cue` | Box(-1, 1, (4,)) | phi = pi c0; speed = 0.1 + (c1 + 1)/2 (10 - 0.1) m/s; (a, b) = 0.5 (c2, c3), pulled radially into the miscue disc a^2 + b^2 <= 0.25 |
+| `call` | Discrete(2) | 0 whites only; 1 the coloured ball is called (ignored on the break and while the coloured ball is off the table) |
+| `pocket` | Discrete(6) | the called pocket (`Pocket` value) |
+| `via` | MultiDiscrete([8, 8]) | intermediate chain balls in order, 0 = none, k = white k; read up to the first 0; the cue ball, repeats and balls off the table are skipped; ignored when the coloured ball is the cue ball |
+| `legs` | MultiDiscrete([15] * 12) | 3 touches for each of up to 4 chain balls (cue ball first, the coloured ball's leg last): 0 none, 1-6 cushion (`Cushion` value + 1), 7-14 ball (id + 7); each leg is read up to its first 0; touches of the leg's own ball, of later chain balls and of balls off the table are skipped |
+| `play_on` | Discrete(2) | the 10.4 choice: 1 play on, 0 hand the shot back (used only then) |
+| `extension` | Discrete(2) | 1 claims the once-per-frame 15 s extension (12.5) |
+"""
+
+
+def action_space() -> spaces.Dict:
+    """The structured action space (see :data:`ACTION_DOC`)."""
+    return spaces.Dict(
+        {
+            "cue_ball": spaces.Discrete(N_BALLS),
+            "place": spaces.Box(0.0, 1.0, (2,), np.float32),
+            "cue": spaces.Box(-1.0, 1.0, (4,), np.float32),
+            "call": spaces.Discrete(2),
+            "pocket": spaces.Discrete(len(Pocket)),
+            "via": spaces.MultiDiscrete([N_BALLS] * N_VIA),
+            "legs": spaces.MultiDiscrete([N_TOUCH_VALUES] * (MAX_CHAIN * MAX_TOUCHES)),
+            "play_on": spaces.Discrete(2),
+            "extension": spaces.Discrete(2),
+        }
+    )
+
+
+def check_action(space: spaces.Dict, action: Any) -> None:
+    """Raise ``ValueError`` naming the key that is outside ``space`` (NaN, shape, range)."""
+    if not isinstance(action, dict):
+        raise ValueError(f"action must be a dict with keys {sorted(space.spaces)}, got {action!r}")
+    missing = set(space.spaces) - set(action)
+    if missing:
+        raise ValueError(f"action is missing keys {sorted(missing)}")
+    for key, sub in space.spaces.items():
+        value = action[key]
+        arr = np.asarray(value)
+        if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+            raise ValueError(f"action[{key!r}] holds NaN or infinity: {value!r}")
+        if isinstance(sub, spaces.Box):
+            arr = arr.astype(sub.dtype) if arr.dtype.kind in "fiu" else arr
+        if not sub.contains(arr if isinstance(sub, (spaces.Box, spaces.MultiDiscrete)) else value):
+            raise ValueError(f"action[{key!r}] = {value!r} is outside {sub}")
+
+
+def decode_action(action: dict[str, Any], view: FrameView) -> Action:
+    """The structured action that a point of :func:`action_space` stands for, valid for ``view``."""
+    frame, state = view.frame, view.state
+    claim = bool(int(action["extension"]))
+    if frame.decision is Decision.CHOICE:
+        return ChoiceAction(play_on=bool(int(action["play_on"])), claim_extension=claim)
+    c = np.asarray(action["cue"], dtype=np.float64)
+    a, b = MISCUE_LIMIT * c[2], MISCUE_LIMIT * c[3]
+    norm = math.hypot(a, b)
+    if norm > MISCUE_LIMIT:
+        a, b = a * MISCUE_LIMIT / norm, b * MISCUE_LIMIT / norm
+    speed = MIN_SPEED + (float(c[1]) + 1.0) / 2.0 * (MAX_SPEED - MIN_SPEED)
+    phi = math.pi * float(c[0])
+    if frame.decision is Decision.BREAK:
+        u, v = np.asarray(action["place"], dtype=np.float64)
+        return ShotAction(
+            Shot(BREAK_BALL, phi, speed, a, b),
+            None,
+            house_point(state, float(u), float(v)),
+            claim,
+        )
+    cue_ball = nearest_on_table(state, int(action["cue_ball"]))
+    called = int(action["call"]) and state.on_table[COLOURED]
+    call = decode_call(action, state, cue_ball) if called else None
+    return ShotAction(Shot(cue_ball, phi, speed, a, b), call, None, claim)
+
+
+def house_point(state: TableState, u: float, v: float) -> tuple[float, float]:
+    """The house position for unit coordinates (u, v) in [0, 1]^2."""
+    spec = state.spec
+    r = spec.radius
+    u, v = min(max(u, 0.0), 1.0), min(max(v, 0.0), 1.0)
+    x = r + u * (spec.house_line_x - r - HOUSE_MARGIN)
+    y = r + v * (spec.width - 2 * r)
+    return (x, y)
+
+
+def nearest_on_table(state: TableState, ball: int) -> int:
+    """``ball`` if it is on the table, else the next ball on the table in id order (cyclic)."""
+    for k in range(N_BALLS):
+        candidate = (ball + k) % N_BALLS
+        if state.on_table[candidate]:
+            return candidate
+    raise ValueError("no ball is on the table")
+
+
+def decode_call(action: dict[str, Any], state: TableState, cue_ball: int) -> Call:
+    """The call encoded by ``pocket``, ``via`` and ``legs`` (rules in :data:`ACTION_DOC`)."""
+    chain = [cue_ball]
+    if cue_ball != COLOURED:
+        for code in np.asarray(action["via"]).tolist():
+            if code == 0:
+                break
+            if code not in chain and state.on_table[code]:
+                chain.append(int(code))
+        chain.append(COLOURED)
+    codes = np.asarray(action["legs"]).reshape(MAX_CHAIN, MAX_TOUCHES).tolist()
+    legs: list[tuple[Touch, ...]] = []
+    for k, ball in enumerate(chain):
+        leg: list[Touch] = []
+        for code in codes[k]:
+            if code == 0:
+                break
+            if code <= len(Cushion):
+                leg.append(Cushion(code - 1))
+                continue
+            touched = code - 1 - len(Cushion)
+            if touched != ball and touched not in chain[k + 1 :] and state.on_table[touched]:
+                leg.append(touched)
+        legs.append(tuple(leg))
+    return Call(Pocket(int(action["pocket"])), tuple(chain), tuple(legs))
+
+
+def encode_call(call: Call | None) -> dict[str, Any]:
+    """The ``call``, ``pocket``, ``via`` and ``legs`` entries that decode to ``call``."""
+    via = np.zeros(N_VIA, dtype=np.int64)
+    legs = np.zeros((MAX_CHAIN, MAX_TOUCHES), dtype=np.int64)
+    if call is None:
+        return {"call": 0, "pocket": 0, "via": via, "legs": legs.reshape(-1)}
+    inner = call.chain[1:-1] if call.cue_ball != COLOURED else ()
+    via[: len(inner)] = inner
+    for k, leg in enumerate(call.legs):
+        for j, t in enumerate(leg):
+            legs[k, j] = int(t) + 1 if isinstance(t, Cushion) else int(t) + 1 + len(Cushion)
+    return {"call": 1, "pocket": int(call.pocket), "via": via, "legs": legs.reshape(-1)}
+
+
+def encode_action(action: Action, view: FrameView) -> dict[str, Any]:
+    """A point of :func:`action_space` that decodes to ``action`` (up to float rounding)."""
+    spec = view.state.spec
+    point: dict[str, Any] = {
+        "cue_ball": 0,
+        "place": np.zeros(2, np.float32),
+        "cue": np.zeros(4, np.float32),
+        "play_on": 1,
+        "extension": int(action.claim_extension),
+        **encode_call(None),
+    }
+    if isinstance(action, ChoiceAction):
+        point["play_on"] = int(action.play_on)
+        return point
+    s = action.shot
+    point["cue_ball"] = s.cue_ball
+    phi = math.remainder(s.phi, 2 * math.pi)
+    speed01 = (s.speed - MIN_SPEED) / (MAX_SPEED - MIN_SPEED)
+    point["cue"] = np.array(
+        [phi / math.pi, 2 * speed01 - 1, s.a / MISCUE_LIMIT, s.b / MISCUE_LIMIT], np.float32
+    ).clip(-1, 1)
+    if action.place is not None:
+        r = spec.radius
+        u = (action.place[0] - r) / (spec.house_line_x - r - HOUSE_MARGIN)
+        v = (action.place[1] - r) / (spec.width - 2 * r)
+        point["place"] = np.array([u, v], np.float32).clip(0, 1)
+    point.update(encode_call(action.call))
+    return point
+
+
+# ---- observations -------------------------------------------------------------------------------
+OBSERVATION_DOC = """\
+| key | space | meaning (from the view of the player to decide, "me") |
+|---|---|---|
+| `balls` | Box(0, 1, (8, 2)) | ball centres as (x/L, y/W); ball 0 is the coloured ball; (0, 0) when off the table |
+| `on_table` | MultiBinary(8) | 1 for each ball on the table |
+| `credited` | MultiDiscrete([8, 8]) | whites credited: me, opponent |
+| `required` | MultiDiscrete([8, 8]) | whites required (handicap): me, opponent |
+| `fouls` | MultiDiscrete([3, 3]) | fouls this frame: me, opponent |
+| `decision` | Discrete(4) | 0 break, 1 shot, 2 the 10.4 choice, 3 frame over |
+| `extension` | MultiBinary(2) | the 15 s extension still available: me, opponent |
+| `shots` | Box(0, 1, (1,)) | shots played / shot limit |
+| `action_mask` | MultiBinary(8) | balls that may be the cue ball now (on the break: white 1 only) |
+"""
+
+
+def observation_space() -> spaces.Dict:
+    """The structured observation space (see :data:`OBSERVATION_DOC`)."""
+    return spaces.Dict(
+        {
+            "balls": spaces.Box(0.0, 1.0, (N_BALLS, 2), np.float32),
+            "on_table": spaces.MultiBinary(N_BALLS),
+            "credited": spaces.MultiDiscrete([N_BALLS, N_BALLS]),
+            "required": spaces.MultiDiscrete([N_BALLS, N_BALLS]),
+            "fouls": spaces.MultiDiscrete([3, 3]),
+            "decision": spaces.Discrete(len(DECISIONS)),
+            "extension": spaces.MultiBinary(2),
+            "shots": spaces.Box(0.0, 1.0, (1,), np.float32),
+            "action_mask": spaces.MultiBinary(N_BALLS),
+        }
+    )
+
+
+def cue_ball_mask(view: FrameView) -> np.ndarray:
+    """Which balls may be the cue ball now (int8, one per ball)."""
+    if view.frame.decision is Decision.BREAK:
+        mask = np.zeros(N_BALLS, np.int8)
+        mask[BREAK_BALL] = 1
+        return mask
+    return view.state.on_table.astype(np.int8)
+
+
+def encode_observation(view: FrameView) -> dict[str, Any]:
+    """The observation of ``view`` (see :data:`OBSERVATION_DOC`)."""
+    state, frame, me = view.state, view.frame, view.player
+    other = 1 - me
+    spec = state.spec
+    balls = np.nan_to_num(state.positions / np.array([spec.length, spec.width]), nan=0.0)
+    return {
+        "balls": balls.clip(0, 1).astype(np.float32),
+        "on_table": state.on_table.astype(np.int8),
+        "credited": np.array([len(frame.credited[me]), len(frame.credited[other])], np.int64),
+        "required": np.array([frame.required[me], frame.required[other]], np.int64),
+        "fouls": np.minimum(np.array([frame.fouls[me], frame.fouls[other]], np.int64), 2),
+        "decision": DECISIONS.index(frame.decision),
+        "extension": np.array(
+            [not frame.extension_used[me], not frame.extension_used[other]], np.int8
+        ),
+        "shots": np.array([min(frame.shots / frame.shot_limit, 1.0)], np.float32),
+        "action_mask": cue_ball_mask(view),
+    }

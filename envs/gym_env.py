@@ -1,0 +1,278 @@
+"""The Gymnasium environment ``kinghill/KingOfTheHill-v0``: one learning seat against an opponent."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Literal, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+from kinghill.envs.actions import Action, ChoiceAction, ShotAction
+from kinghill.envs.encoding import (
+    ACTION_DOC,
+    OBSERVATION_DOC,
+    action_space,
+    check_action,
+    cue_ball_mask,
+    decode_action,
+    encode_observation,
+    observation_space,
+)
+from kinghill.envs.game import Game, GameSnapshot, Turn
+from kinghill.envs.opponents import RandomOpponent, as_decide, reseed
+from kinghill.envs.render import HumanWindow, TableRenderer, scoreboard
+from kinghill.envs.replay import ReplayShot, write_replay
+from kinghill.envs.rewards import RewardWeights
+from kinghill.envs.rules import ShotClock
+from kinghill.physics import NoiseModel, TableSpec
+
+LEARNER = 0
+"""The learning seat is player 0; the opponent is player 1."""
+Breaker = Literal["random", "learner", "opponent", "alternate"]
+
+
+class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
+    __doc__ = f"""King of the Hill («Царь горы») pyramid billiards, one learning seat (player 0)
+    against an opponent (player 1).
+
+    ## Description
+    Eight 68 mm balls (ball 0 coloured, 1-7 white) on a 12-ft Pymunk table. Any ball may be the
+    cue ball; each player must pot their required whites (3 by default) and then the coloured
+    ball on a route declared in advance; a second foul loses the frame. The referee of
+    :mod:`kinghill.envs.rules` judges every shot from the physics event log. One ``step`` is one
+    decision of the learner (a break, a shot, or the 10.4 choice after the opponent's foul),
+    followed by the opponent's decisions until it is the learner's turn again or the frame ends.
+
+    ## Action Space
+    A ``Dict``; every point of it is a valid action for the current position by construction.
+    ``step`` also takes a structured :class:`ShotAction` / :class:`ChoiceAction` (checked by the
+    referee; a wrong one raises ``ValueError`` and changes nothing).
+{ACTION_DOC}
+    ## Observation Space
+    A ``Dict`` from the learner's view (wrap with ``gymnasium.wrappers.FlattenObservation`` for
+    one flat ``Box``: the keys in alphabetical order, discrete entries one-hot).
+{OBSERVATION_DOC}
+    ## Rewards
+    :class:`RewardWeights` (defaults): +0.1 for each white legally credited to the learner,
+    -0.3 for each learner foul (time fouls included), +1 for a won frame, -1 for a lost one
+    (also when lost on the opponent's shot). The opponent's credits and fouls are not rewarded.
+
+    ## Starting State
+    The opening rack (R-rack); who breaks follows ``breaker`` ("random": drawn from the seed).
+    When the opponent breaks, ``reset`` plays its break before returning.
+
+    ## Episode End
+    - Termination: the frame has a winner (a legal colour pot 3.2, a second foul 10.5).
+    - Truncation: the shot limit (``shot_limit``, default 200) is reached (R-truncate).
+
+    ## Arguments
+    - ``opponent``: an agent (``act(view) -> Action``), a callable with that signature, or a
+      frozen SB3 policy in :class:`kinghill.envs.wrappers.FrozenPolicy`; default a
+      :class:`RandomOpponent`.
+    - ``render_mode``: ``"rgb_array"`` (a top-down picture) or ``"human"`` (a pygame window).
+    - ``breaker``: "random", "learner", "opponent" or "alternate" (alternates over resets).
+    - ``required``: whites required (learner, opponent), R-handicap.
+    - ``reward_weights``: a :class:`RewardWeights`.
+    - ``noise``: True for the default :class:`~kinghill.physics.NoiseModel`, a model, or
+      False/None for exact shots.
+    - ``time_round``: the tournament round for section-12 time control (None: off). The
+      learner's decision time is the wall time between the observation and the next ``step``.
+    - ``shot_limit``, ``no_cushion_foul`` (R-fouls b), ``spec`` (a :class:`TableSpec`),
+      ``record_replay`` (keep trajectories; then :meth:`save_replay` writes the frame).
+
+    ``info`` holds ``ruling`` (the learner's last shot, one readable line), ``turns`` (every
+    decision since the last step, the opponent's included, one line each), ``rulings`` ((player,
+    :class:`~kinghill.envs.rules.Ruling`) for each shot since the last step), ``events`` (their
+    event logs), ``frame`` (the :class:`~kinghill.envs.rules.Frame`) and ``action_mask``.
+
+    ## Example
+    >>> import gymnasium as gym
+    >>> import kinghill.envs
+    >>> env = gym.make("kinghill/KingOfTheHill-v0")
+    >>> obs, info = env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+
+    ## Vectorized environment
+    ``gymnasium.make_vec("kinghill/KingOfTheHill-v0", num_envs=4, vectorization_mode="async")``.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+
+    def __init__(
+        self,
+        opponent: Any = None,
+        render_mode: str | None = None,
+        breaker: Breaker = "random",
+        required: tuple[int, int] = (3, 3),
+        reward_weights: RewardWeights | None = None,
+        noise: bool | NoiseModel | None = True,
+        time_round: int | None = None,
+        shot_limit: int = 200,
+        no_cushion_foul: bool = True,
+        spec: TableSpec | None = None,
+        record_replay: bool = False,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if breaker not in ("random", "learner", "opponent", "alternate"):
+            raise ValueError(f"breaker must be random/learner/opponent/alternate, got {breaker!r}")
+        self.render_mode = render_mode
+        self.breaker = breaker
+        self.weights = reward_weights or RewardWeights()
+        self.opponent = RandomOpponent() if opponent is None else opponent
+        self._decide = as_decide(self.opponent)
+        model = NoiseModel() if noise is True else (noise or None)
+        self.game = Game(
+            spec=spec,
+            noise=model,
+            required=required,
+            shot_limit=shot_limit,
+            clock=None if time_round is None else ShotClock(round=time_round),
+            no_cushion_foul=no_cushion_foul,
+            trajectory_fps=self.metadata["render_fps"] if record_replay else None,
+        )
+        self._actions = action_space()
+        self.action_space = self._actions
+        self.observation_space = observation_space()
+        self._renderer: TableRenderer | None = None
+        self._window: HumanWindow | None = None
+        self._last_ruling = ""
+        self._replay: list[ReplayShot] = []
+        self._resets = 0
+        self._obs_time = time.perf_counter()
+
+    # ---- Gymnasium API ------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        breaker = self._first_breaker()
+        self.game.reset(seed=int(self.np_random.integers(2**63 - 1)), breaker=breaker)
+        reseed(self.opponent, self.np_random)
+        self._replay = []
+        self._last_ruling = ""
+        turns = self._opponent_turns()
+        return self._observe(), self._info(turns)
+
+    def step(
+        self, action: dict[str, Any] | Action
+    ) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.game.is_over:
+            raise RuntimeError("the frame is over: call reset() before step()")
+        seconds = time.perf_counter() - self._obs_time
+        if isinstance(action, ShotAction | ChoiceAction):
+            decision: Action = action
+        else:
+            check_action(self._actions, action)
+            decision = decode_action(action, self.game.view(LEARNER))
+        turns = [self._record(self.game.play(decision, seconds))]
+        turns += self._opponent_turns()
+        frame = self.game.frame
+        reward = self.weights.of_turns(turns, LEARNER) + self.weights.of_result(frame, LEARNER)
+        obs = self._observe()
+        if self.render_mode == "human":
+            self.render()
+        return (
+            obs,
+            reward,
+            frame.is_over and not frame.is_truncated,
+            frame.is_truncated,
+            self._info(turns),
+        )
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode to make()")
+            return None
+        picture = self._renderer_for().draw_state(self.game.state, self._overlay())
+        if self.render_mode == "rgb_array":
+            return picture
+        if self._window is None:
+            self._window = HumanWindow("kinghill", fps=self.metadata["render_fps"])
+        self._window.show(picture)
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    # ---- look-ahead and replays ---------------------------------------------------------------
+    def snapshot(self) -> GameSnapshot:
+        """The frame and table as they are, for :meth:`restore` (look-ahead, search)."""
+        return self.game.snapshot()
+
+    def restore(self, snap: GameSnapshot) -> None:
+        """Put the frame and table back to ``snap``."""
+        self.game.restore(snap)
+
+    def save_replay(self, path: str | Path, fps: float | None = None) -> Path:
+        """Write the shots of the frame so far as a GIF or MP4 (needs ``record_replay=True``)."""
+        if not self._replay:
+            raise ValueError("no shots recorded: make the env with record_replay=True and play")
+        return write_replay(
+            path, self._replay, self.game.spec, fps=fps or self.metadata["render_fps"]
+        )
+
+    # ---- inside -------------------------------------------------------------------------------
+    def _first_breaker(self) -> int:
+        if self.breaker == "learner":
+            return LEARNER
+        if self.breaker == "opponent":
+            return 1 - LEARNER
+        if self.breaker == "alternate":
+            self._resets += 1
+            return (self._resets - 1) % 2
+        return int(self.np_random.integers(2))
+
+    def _opponent_turns(self) -> list[Turn]:
+        turns: list[Turn] = []
+        game = self.game
+        while not game.is_over and game.to_move != LEARNER:
+            start = time.perf_counter()
+            try:
+                decision = self._decide(game.view())
+                seconds = time.perf_counter() - start
+                turn = game.play(decision, seconds)
+            except Exception as error:  # an opponent's failure is charged by the rules
+                turn = game.forfeit(f"{type(error).__name__}: {error}")
+            turns.append(self._record(turn))
+        return turns
+
+    def _record(self, turn: Turn) -> Turn:
+        if turn.ruling is not None:
+            self._last_ruling = f"P{turn.player}: {turn.ruling}"
+            if turn.result is not None and turn.result.trajectory is not None:
+                self._replay.append(
+                    ReplayShot(turn.result.trajectory, self._last_ruling, (self._scoreline(),))
+                )
+        return turn
+
+    def _observe(self) -> dict[str, Any]:
+        self._obs_time = time.perf_counter()
+        return encode_observation(self.game.view(LEARNER))
+
+    def _info(self, turns: list[Turn]) -> dict[str, Any]:
+        mine = [t for t in turns if t.player == LEARNER and t.ruling is not None]
+        return {
+            "ruling": str(mine[-1].ruling) if mine else "",
+            "turns": [str(t) for t in turns],
+            "rulings": [(t.player, t.ruling) for t in turns if t.ruling is not None],
+            "events": [t.result.events for t in turns if t.result is not None],
+            "action_mask": cue_ball_mask(self.game.view(LEARNER)),
+            "frame": self.game.frame,
+        }
+
+    def _scoreline(self) -> str:
+        f = self.game.frame
+        return scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
+
+    def _overlay(self) -> tuple[str, ...]:
+        return (self._scoreline(), self._last_ruling)
+
+    def _renderer_for(self) -> TableRenderer:
+        if self._renderer is None:
+            self._renderer = TableRenderer(self.game.spec)
+        return self._renderer

@@ -1,0 +1,149 @@
+"""The Gymnasium environment kinghill/KingOfTheHill-v0 (issue 4): checker, seeding, rewards,
+episode ends, bad input, snapshots, opponents."""
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import kinghill.envs  # noqa: F401  (registers the env)
+from kinghill.envs import ChoiceAction, FrameView, KingOfTheHillEnv, RewardWeights, ShotAction
+from kinghill.envs.rules import Decision
+from kinghill.physics import BREAK_BALL, Shot
+
+
+def _make(**kwargs: Any) -> KingOfTheHillEnv:
+    env = gym.make("kinghill/KingOfTheHill-v0", **kwargs)
+    assert isinstance(env.unwrapped, KingOfTheHillEnv)
+    return env.unwrapped
+
+
+def test_gymnasium_env_checker_passes_with_render_checks() -> None:
+    env = gym.make("kinghill/KingOfTheHill-v0", render_mode="rgb_array", breaker="learner")
+    check_env(env.unwrapped)
+    frame = env.unwrapped.render()
+    assert frame is not None and frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
+
+
+def test_reset_with_seed_is_bit_identical() -> None:
+    """Issue 4: reset(seed=...) makes episodes reproducible bit for bit."""
+
+    def episode(seed: int) -> list[Any]:
+        env = _make()
+        obs, _ = env.reset(seed=seed)
+        env.action_space.seed(seed)
+        trace = [obs["balls"].tobytes()]
+        for _ in range(6):
+            obs, reward, term, trunc, info = env.step(env.action_space.sample())
+            trace += [obs["balls"].tobytes(), reward, info["ruling"]]
+            if term or trunc:
+                break
+        return trace
+
+    assert episode(11) == episode(11)
+    assert episode(11) != episode(12)
+
+
+def test_break_then_choice_and_rewards() -> None:
+    """A learner's miss on the break is a foul (R-fouls a): reward = foul weight; the opponent
+    (always handing back) makes the learner play again (10.4)."""
+    weights = RewardWeights(white=0.5, foul=-2.0, win=10.0, loss=-10.0)
+
+    def hand_back(view: FrameView) -> Any:
+        if view.decision is Decision.CHOICE:
+            return ChoiceAction(play_on=False)
+        return ShotAction(Shot(sorted(view.state.balls_on_table())[0], 0.0, 0.5))
+
+    env = _make(opponent=hand_back, breaker="learner", reward_weights=weights, noise=False)
+    env.reset(seed=3)
+    # Break aimed straight at the front cushion (away from every ball): a miss.
+    miss = ShotAction(Shot(BREAK_BALL, np.pi, 0.3), place=(0.4, 0.9))
+    obs, reward, term, trunc, info = env.step(miss)
+    assert reward == pytest.approx(-2.0)
+    assert not term and not trunc
+    assert obs["decision"] == 0 or obs["decision"] == 1  # handed back: the learner shoots again
+    assert obs["fouls"][0] == 1
+    assert "R-fouls" in info["ruling"]
+    # A second foul loses the frame (10.5): terminated with the loss added.
+    _, reward, term, trunc, info = env.step(ShotAction(Shot(BREAK_BALL, np.pi, 0.3)))
+    assert term and not trunc
+    assert reward == pytest.approx(-2.0 - 10.0)
+    assert info["frame"].winner == 1
+
+
+def test_loss_on_opponents_shot_is_rewarded() -> None:
+    """The frame lost on the opponent's turn still reaches the learner's reward (issue 4)."""
+
+    class Sloppy:
+        def act(self, view: FrameView) -> Any:
+            if view.decision is Decision.CHOICE:
+                return ChoiceAction(play_on=True)
+            return ShotAction(Shot(BREAK_BALL, np.pi, 0.3))  # the break: a miss, a foul
+
+    env = _make(opponent=Sloppy(), breaker="opponent", noise=False, shot_limit=50)
+    obs, info = env.reset(seed=0)
+    assert obs["fouls"][1] == 1 and obs["decision"] == 2  # the learner's 10.4 choice
+    _, reward, term, _, info = env.step(ChoiceAction(play_on=False))  # hand it back: foul again
+    assert term and info["frame"].winner == 0
+    assert reward == pytest.approx(RewardWeights().win)
+
+
+def test_shot_limit_truncates() -> None:
+    """R-truncate: truncated, not terminated, at the shot limit."""
+    env = _make(breaker="learner", noise=False, shot_limit=1, required=(3, 3))
+    env.reset(seed=0)
+    _, _, term, trunc, info = env.step(ShotAction(Shot(BREAK_BALL, 0.0, 6.0), place=(0.4, 0.88)))
+    if info["frame"].winner is None:
+        assert trunc and not term
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"cue": np.array([np.nan, 0, 0, 0], np.float32)},
+        {"cue_ball": 12},
+        {"place": np.zeros(3, np.float32)},
+    ],
+)
+def test_bad_action_is_a_clear_error_and_changes_nothing(bad: dict[str, Any]) -> None:
+    env = _make(breaker="learner")
+    env.reset(seed=5)
+    before = env.snapshot()
+    action = env.action_space.sample()
+    action.update(bad)
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        env.step(action)
+    assert env.game.state == before.state and env.game.frame == before.frame
+
+
+def test_wrong_structured_action_changes_nothing() -> None:
+    env = _make(breaker="learner")
+    env.reset(seed=5)
+    before = env.snapshot()
+    with pytest.raises(ValueError, match="white 1"):
+        env.step(ShotAction(Shot(4, 0.0, 3.0)))  # the break is white 1's (1.3)
+    assert env.game.frame == before.frame and env.game.state == before.state
+
+
+def test_snapshot_restore_replays_identically() -> None:
+    env = _make(breaker="learner")
+    env.reset(seed=9)
+    snap = env.snapshot()
+    action = env.action_space.sample()
+    first = env.step(action)
+    env.restore(snap)
+    second = env.step(action)
+    assert first[0]["balls"].tobytes() == second[0]["balls"].tobytes()
+    assert first[1] == second[1] and first[4]["ruling"] == second[4]["ruling"]
+
+
+def test_failing_opponent_is_charged_a_foul() -> None:
+    def broken(view: FrameView) -> Any:
+        raise RuntimeError("boom")
+
+    env = _make(opponent=broken, breaker="opponent")
+    obs, info = env.reset(seed=1)
+    assert obs["fouls"][1] == 1
+    assert "boom" in str(info["turns"][0])
