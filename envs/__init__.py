@@ -3,6 +3,7 @@
 Importing this package registers ``kinghill/KingOfTheHill-v0`` with Gymnasium.
 """
 
+import pettingzoo
 from gymnasium.envs.registration import register
 
 from kinghill.envs.actions import Action, Agent, ChoiceAction, FrameView, ShotAction
@@ -16,6 +17,7 @@ register(
     entry_point="kinghill.envs.gym_env:KingOfTheHillEnv",
     max_episode_steps=None,
 )
+pettingzoo.register("aec", "kinghill/KingOfTheHill-v0", "kinghill.envs.aec_env:env")
 
 __all__ = [
     "Action",

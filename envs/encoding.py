@@ -52,9 +52,19 @@ ACTION_DOC = """\
 """
 
 
-def action_space() -> spaces.Dict:
+class ActionSpace(spaces.Dict):
+    """The ``Dict`` action space; ``sample(mask)`` also takes the observation's cue-ball mask
+    (an int8 array of 8), as PettingZoo's and Gymnasium's masked sampling pass it."""
+
+    def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
+        if isinstance(mask, np.ndarray):
+            mask = {key: None for key in self.spaces} | {"cue_ball": mask.astype(np.int8)}
+        return super().sample(mask=mask, probability=probability)
+
+
+def action_space() -> ActionSpace:
     """The structured action space (see :data:`ACTION_DOC`)."""
-    return spaces.Dict(
+    return ActionSpace(
         {
             "cue_ball": spaces.Discrete(N_BALLS),
             "place": spaces.Box(0.0, 1.0, (2,), np.float32),
@@ -258,7 +268,7 @@ def encode_observation(view: FrameView) -> dict[str, Any]:
         "credited": np.array([len(frame.credited[me]), len(frame.credited[other])], np.int64),
         "required": np.array([frame.required[me], frame.required[other]], np.int64),
         "fouls": np.minimum(np.array([frame.fouls[me], frame.fouls[other]], np.int64), 2),
-        "decision": DECISIONS.index(frame.decision),
+        "decision": np.int64(DECISIONS.index(frame.decision)),
         "extension": np.array(
             [not frame.extension_used[me], not frame.extension_used[other]], np.int8
         ),

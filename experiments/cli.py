@@ -17,6 +17,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.train",
     "kinghill.experiments.tournament",
     "kinghill.experiments.bench_physics",
+    "kinghill.experiments.bench_env",
     "kinghill.experiments.plot_shots",
 )
 """Modules that each mount one subcommand, in the order the help lists them."""

@@ -147,3 +147,25 @@ def test_failing_opponent_is_charged_a_foul() -> None:
     obs, info = env.reset(seed=1)
     assert obs["fouls"][1] == 1
     assert "boom" in str(info["turns"][0])
+
+
+def test_human_render_mode_opens_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    env = _make(render_mode="human", breaker="learner")
+    env.reset(seed=2)
+    env.step(env.action_space.sample())
+    assert env._window is not None and env._window.is_open
+    env.close()
+    assert env._window is None
+
+
+def test_frame_replay_written_as_gif(tmp_path: Any) -> None:
+    """Issue 4: a whole frame written as a GIF from the physics trajectories, rulings shown."""
+    import imageio.v3 as iio
+
+    env = _make(breaker="learner", record_replay=True)
+    env.reset(seed=4)
+    env.step(ShotAction(Shot(BREAK_BALL, 0.0, 6.0), place=(0.4, 0.88)))
+    path = env.save_replay(tmp_path / "frame.gif")
+    frames = iio.imread(path)
+    assert frames.ndim == 4 and frames.shape[0] > 10 and frames.shape[3] in (3, 4)

@@ -1,0 +1,49 @@
+"""The PettingZoo AEC environment (issue 4): api_test, turn order by the rules, both seats' rewards."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from kinghill.envs import ChoiceAction, ShotAction
+from kinghill.envs.aec_env import env, raw_env
+from kinghill.physics import BREAK_BALL, Shot
+
+
+def test_pettingzoo_api_test_passes() -> None:
+    api_test(env(), num_cycles=60)
+
+
+def test_registered_for_pettingzoo_make() -> None:
+    import pettingzoo
+
+    import kinghill.envs  # noqa: F401
+
+    made = pettingzoo.make("aec", "kinghill/KingOfTheHill-v0")
+    made.reset(seed=1)
+    assert made.agent_selection in ("player_0", "player_1")
+
+
+def test_mask_only_for_the_player_to_move() -> None:
+    e = raw_env(noise=False)
+    e.reset(seed=2)
+    mover = e.agent_selection
+    other = "player_1" if mover == "player_0" else "player_0"
+    assert e.observe(mover)["action_mask"].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]  # break: white 1
+    assert not e.observe(other)["action_mask"].any()
+
+
+def test_foul_gives_opponent_the_choice_and_both_rewards() -> None:
+    """R-foul-choice and 10.5 through the AEC turn order; rewards reach both seats."""
+    e = raw_env(noise=False)
+    e.reset(seed=4)
+    breaker = e.agent_selection
+    other = "player_1" if breaker == "player_0" else "player_0"
+    e.step(ShotAction(Shot(BREAK_BALL, np.pi, 0.3), place=(0.4, 0.9)))  # a miss: foul
+    assert e.rewards[breaker] == pytest.approx(-0.3) and e.rewards[other] == 0.0
+    assert e.agent_selection == other
+    e.step(ChoiceAction(play_on=False))  # hand back to the breaker
+    assert e.agent_selection == breaker
+    e.step(ShotAction(Shot(BREAK_BALL, np.pi, 0.3)))  # second foul: the frame is lost
+    assert all(e.terminations.values())
+    assert e.rewards[breaker] == pytest.approx(-0.3 - 1.0)
+    assert e.rewards[other] == pytest.approx(1.0)
