@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (issue 4): api_test, turn order by the rules, both seats' rewards."""
+"""The PettingZoo AEC environment (issue 4): api_test, turn order by the rules, both rewards."""
 
 import numpy as np
 import pytest
