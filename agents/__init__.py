@@ -1,1 +1,20 @@
-"""Players: agents that map a view of the frame to an action."""
+"""Players: agents that map a view of the frame to an action (the envs ``Agent`` protocol).
+
+Built in: :class:`RandomAgent`, :class:`HeuristicAgent` (ghost-ball pots and safeties),
+:class:`SearchAgent` (simulates candidate shots under execution noise) and :class:`PolicyAgent`
+(a Stable-Baselines3 checkpoint); :func:`make_agent` builds any of them by name.
+"""
+
+from kinghill.agents.heuristic import HeuristicAgent
+from kinghill.agents.policy import PolicyAgent
+from kinghill.agents.random_agent import RandomAgent
+from kinghill.agents.registry import NAMES, UnknownAgentError, make_agent
+
+__all__ = [
+    "NAMES",
+    "HeuristicAgent",
+    "PolicyAgent",
+    "RandomAgent",
+    "UnknownAgentError",
+    "make_agent",
+]

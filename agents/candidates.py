@@ -1,0 +1,284 @@
+"""Candidate pots by the ghost-ball method, with a makeability estimate for each.
+
+A candidate is a cue ball, an object ball and a pocket, played straight in, as a one-cushion
+double of the object ball, or as a one-cushion abricol of the cue ball. Its ``chance`` estimates
+the probability of the pot under execution noise: the aim error of the cue carried through the cut
+to the pocket, against the pocket's window (measured on the project's table: a corner admits about
++-10 mm head on, a middle pocket +-20 mm, both narrowing with the approach angle).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from kinghill.envs.aim import angle_to, ghost_point, mirror
+from kinghill.envs.rules import Call
+from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, Shot, TableSpec, TableState
+from kinghill.physics.geometry import TableGeometry
+
+Point = tuple[float, float]
+
+MOUTH_INSET = 0.012
+"""The pocket target lies this far in front of the mouth's centre, on the pocket axis (m): the
+point that centres the measured window at every approach angle."""
+WINDOW = {"corner": (0.010, math.radians(48.0)), "middle": (0.020, math.radians(60.0))}
+"""Half-width of the window head on (m), and the approach angle where it closes."""
+MAX_CUT = math.radians(60.0)
+"""Cuts thinner than this are not attempted (the brief's "simple cut")."""
+ROLL_DECELERATION = 0.098
+"""mu_roll * g (m/s^2) of the default cloth: how fast a rolling ball slows."""
+ROLLING_FRACTION = 5.0 / 7.0
+"""A ball struck at its centre rolls at 5/7 of its initial speed once sliding ends."""
+ARRIVAL_SPEED = 0.5
+"""Speed at which a potted ball should reach the pocket (m/s): margin for the cloth."""
+MAX_POT_SPEED = 6.0
+BASE_SIGMA = math.radians(0.1)
+"""Direction spread of the object ball beyond the cue's aim noise (throw, tip noise), rad."""
+DEFAULT_NOISE = NoiseModel()
+
+
+@dataclass(frozen=True)
+class PotCandidate:
+    """One pot: which balls and pocket, how it is played, and its estimated chance.
+
+    ``double``: the cushion the object ball rebounds from; ``abricol``: the cushion the cue ball
+    rebounds from first. ``cut`` is the cut angle (rad), ``cue_path`` and ``object_path`` the
+    distances the two balls travel (m).
+    """
+
+    cue_ball: int
+    object_ball: int
+    pocket: Pocket
+    shot: Shot
+    cut: float
+    cue_path: float
+    object_path: float
+    chance: float
+    double: Cushion | None = None
+    abricol: Cushion | None = None
+
+    @property
+    def call(self) -> Call | None:
+        """The call for a pot of the coloured ball (None for a white)."""
+        if self.object_ball != COLOURED:
+            return None
+        if self.abricol is not None:
+            colour_leg = () if self.double is None else (self.double,)
+            return Call.abricol(self.cue_ball, self.pocket, [self.abricol], colour_leg)
+        if self.double is not None:
+            return Call.double(self.cue_ball, self.pocket, [self.double])
+        return Call.plain(self.cue_ball, self.pocket)
+
+
+@cache
+def pocket_point(spec: TableSpec, pocket: Pocket) -> Point:
+    """Where to send a ball's centre to drop it in ``pocket`` (see :data:`MOUTH_INSET`)."""
+    shape = TableGeometry.from_spec(spec).pockets[pocket]
+    (mx, my), (ax, ay) = shape.mouth_centre, shape.axis
+    return (mx - MOUTH_INSET * ax, my - MOUTH_INSET * ay)
+
+
+def pocket_window(pocket: Pocket, approach: float) -> float:
+    """Half-width (m) of the lateral window of ``pocket`` for a ball arriving ``approach`` rad
+    off the pocket's axis; 0 when it cannot drop."""
+    kind = "middle" if pocket in (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT) else "corner"
+    half, closes = WINDOW[kind]
+    return half * max(0.0, 1.0 - (approach / closes) ** 2)
+
+
+def approach_angle(spec: TableSpec, pocket: Pocket, start: Point) -> float:
+    """The angle between a ball's path from ``start`` to the pocket and the pocket's axis."""
+    axis = TableGeometry.from_spec(spec).pockets[pocket].axis
+    target = pocket_point(spec, pocket)
+    dx, dy = target[0] - start[0], target[1] - start[1]
+    d = math.hypot(dx, dy) or 1.0
+    return math.acos(max(-1.0, min(1.0, (dx * axis[0] + dy * axis[1]) / d)))
+
+
+def clear_path(state: TableState, start: Point, end: Point, ignore: Iterable[int] = ()) -> bool:
+    """Whether a ball can roll from ``start`` to ``end``: no other ball's centre within 2R of
+    the segment (balls in ``ignore`` excepted)."""
+    skip = set(ignore)
+    sx, sy = start
+    dx, dy = end[0] - sx, end[1] - sy
+    length2 = dx * dx + dy * dy
+    limit2 = (2 * state.spec.radius) ** 2
+    for ball in state.balls_on_table():
+        if ball in skip:
+            continue
+        bx, by = state.positions[ball]
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((bx - sx) * dx + (by - sy) * dy) / length2))
+        px, py = sx + t * dx - bx, sy + t * dy - by
+        if px * px + py * py < limit2:
+            return False
+    return True
+
+
+def rolling_speed_needed(distance: float, arrival: float) -> float:
+    """The initial speed of a ball struck at its centre that still rolls at ``arrival`` m/s after
+    ``distance`` m (sliding losses folded into the 5/7 rule)."""
+    return math.sqrt(arrival * arrival + 2 * ROLL_DECELERATION * distance) / ROLLING_FRACTION
+
+
+def pot_speed(
+    cue_path: float, object_path: float, cut: float, arrival: float = ARRIVAL_SPEED
+) -> float:
+    """A cue speed that pots with margin: the object ball reaches the pocket at ``arrival``."""
+    object_start = rolling_speed_needed(object_path, arrival)
+    at_contact = object_start / (0.975 * math.cos(cut))
+    cue = math.sqrt(at_contact**2 + 2 * ROLL_DECELERATION * cue_path) / ROLLING_FRACTION
+    return min(cue, MAX_POT_SPEED)
+
+
+def pot_chance(
+    spec: TableSpec,
+    pocket: Pocket,
+    approach: float,
+    cut: float,
+    cue_path: float,
+    object_path: float,
+    noise: NoiseModel = DEFAULT_NOISE,
+) -> float:
+    """Estimated probability of the pot: the lateral error at the pocket (the cue's aim error
+    turned into a cut error, ``d theta = d_cue d_phi / (2R cos cut)``) against the window."""
+    window = pocket_window(pocket, approach)
+    if window <= 0:
+        return 0.0
+    sigma_cut = cue_path * noise.sigma_phi / (2 * spec.radius * math.cos(cut))
+    sigma = object_path * math.hypot(sigma_cut, BASE_SIGMA) + 1e-4
+    return math.erf(window / (sigma * math.sqrt(2)))
+
+
+def _cut(cue: Point, ghost: Point, obj: Point, target: Point) -> float:
+    """Angle between the cue ball's path to the ghost point and the object ball's path."""
+    a = angle_to(cue, ghost)
+    b = angle_to(obj, target)
+    return abs(math.remainder(a - b, 2 * math.pi))
+
+
+def _path_length(points: Sequence[Point]) -> float:
+    return sum(math.dist(p, q) for p, q in zip(points, points[1:], strict=False))
+
+
+def _clear_route(state: TableState, points: Sequence[Point], ignore: Iterable[int]) -> bool:
+    skip = tuple(ignore)
+    return all(clear_path(state, p, q, skip) for p, q in zip(points, points[1:], strict=False))
+
+
+def _cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: TableSpec) -> Point:
+    """Where a straight path from ``start`` to the mirror image ``mirrored_end`` meets the line
+    the ball's centre touches ``cushion`` along."""
+    r = spec.radius
+    horizontal = cushion in (Cushion.FRONT, Cushion.REAR)
+    line = {Cushion.FRONT: r, Cushion.REAR: spec.length - r}.get(cushion)
+    if line is None:
+        line = spec.width - r if cushion in (Cushion.LEFT_FRONT, Cushion.LEFT_REAR) else r
+    (sx, sy), (ex, ey) = start, mirrored_end
+    if horizontal:
+        t = (line - sx) / ((ex - sx) or 1e-12)
+        return (line, sy + t * (ey - sy))
+    t = (line - sy) / ((ey - sy) or 1e-12)
+    return (sx + t * (ex - sx), line)
+
+
+def _on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
+    """Whether ``point`` (on the cushion's line) lies along that cushion segment, off the jaws."""
+    margin = 0.1
+    x, y = point
+    if cushion in (Cushion.FRONT, Cushion.REAR):
+        return margin < y < spec.width - margin
+    half = spec.length / 2
+    if cushion in (Cushion.LEFT_FRONT, Cushion.RIGHT_FRONT):
+        return margin < x < half - margin
+    return half + margin < x < spec.length - margin
+
+
+def pot(
+    state: TableState,
+    cue_ball: int,
+    object_ball: int,
+    pocket: Pocket,
+    double: Cushion | None = None,
+    abricol: Cushion | None = None,
+    noise: NoiseModel = DEFAULT_NOISE,
+) -> PotCandidate | None:
+    """The candidate for this pot, or None when it cannot be played (a line blocked, the cut too
+    thin, a cushion point off its segment, the pocket closed from that side)."""
+    spec = state.spec
+    cue, obj = state.xy(cue_ball), state.xy(object_ball)
+    target = pocket_point(spec, pocket)
+    object_points = [obj, target]
+    if double is not None:
+        if double in pocket.adjacent_cushions:
+            return None  # 7.5: a rebound off a jaw's cushion is no double
+        rail = _cushion_point(obj, mirror(target, double, spec), double, spec)
+        if not _on_cushion(rail, double, spec):
+            return None
+        object_points = [obj, rail, target]
+    ghost = ghost_point(obj, object_points[1], spec)
+    cue_points = [cue, ghost]
+    if abricol is not None:
+        rail = _cushion_point(cue, mirror(ghost, abricol, spec), abricol, spec)
+        if not _on_cushion(rail, abricol, spec):
+            return None
+        cue_points = [cue, rail, ghost]
+    cut = _cut(cue_points[-2], ghost, obj, object_points[1])
+    if cut > MAX_CUT:
+        return None
+    balls = (cue_ball, object_ball)
+    if not (_clear_route(state, cue_points, balls) and _clear_route(state, object_points, balls)):
+        return None
+    cue_path, object_path = _path_length(cue_points), _path_length(object_points)
+    approach = approach_angle(spec, pocket, object_points[-2])
+    chance = pot_chance(spec, pocket, approach, cut, cue_path, object_path, noise)
+    if double is not None or abricol is not None:
+        chance *= 0.5  # cushion rebounds are not mirror-true: throw and the rail's grip
+    if chance <= 0:
+        return None
+    speed = pot_speed(cue_path, object_path, cut)
+    phi = angle_to(cue, cue_points[1])
+    return PotCandidate(
+        cue_ball,
+        object_ball,
+        pocket,
+        Shot(cue_ball, phi, speed),
+        cut,
+        cue_path,
+        object_path,
+        chance,
+        double,
+        abricol,
+    )
+
+
+def pots(
+    state: TableState,
+    cue_balls: Iterable[int],
+    object_balls: Iterable[int],
+    doubles: bool = False,
+    abricols: bool = False,
+) -> list[PotCandidate]:
+    """Every playable pot of an object ball from ``object_balls`` by a cue ball from
+    ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first."""
+    on = set(state.balls_on_table())
+    objects = [b for b in object_balls if b in on]
+    found = []
+    for cue_ball in (b for b in cue_balls if b in on):
+        for object_ball in objects:
+            if object_ball == cue_ball:
+                continue
+            for pocket in Pocket:
+                ways: list[tuple[Cushion | None, Cushion | None]] = [(None, None)]
+                if doubles:
+                    ways += [(c, None) for c in Cushion]
+                if abricols and cue_ball != COLOURED:
+                    ways += [(None, c) for c in Cushion]
+                for double, abricol in ways:
+                    candidate = pot(state, cue_ball, object_ball, pocket, double, abricol)
+                    if candidate is not None:
+                        found.append(candidate)
+    found.sort(key=lambda c: c.chance, reverse=True)
+    return found

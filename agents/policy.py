@@ -1,0 +1,60 @@
+"""A Stable-Baselines3 policy loaded from a checkpoint, playing through the training decoding."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from kinghill.envs import Action, FrameView
+from kinghill.envs.wrappers import FrozenPolicy
+
+ALGORITHMS = ("PPO", "SAC")
+"""The SB3 algorithms a checkpoint may come from."""
+
+
+def algorithm_of(path: Path) -> str | None:
+    """The algorithm a checkpoint was saved by, read from its ``data`` entry (None if unknown)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return None
+    module = str(data.get("policy_class", {}).get("__module__", ""))
+    return next((name for name in ALGORITHMS if f".{name.lower()}." in module), None)
+
+
+def load_model(path: str | Path) -> Any:
+    """The SB3 model saved at ``path`` (PPO or SAC; detected from the zip, else both tried)."""
+    import stable_baselines3
+
+    path = Path(path)
+    if not path.exists() and path.with_suffix(".zip").exists():
+        path = path.with_suffix(".zip")
+    if not path.exists():
+        raise FileNotFoundError(f"no policy checkpoint at {path}")
+    detected = algorithm_of(path)
+    order = [detected] if detected else list(ALGORITHMS)
+    errors = []
+    for name in order:
+        try:
+            return getattr(stable_baselines3, name).load(path, device="cpu")
+        except Exception as error:  # a checkpoint of another algorithm: try the next
+            errors.append(f"{name}: {error}")
+    raise ValueError(f"{path} is not a PPO or SAC checkpoint ({'; '.join(errors)})")
+
+
+class PolicyAgent:
+    """An SB3 checkpoint as a player.
+
+    :param path: the checkpoint (``.zip``) saved by ``kinghill train`` or SB3's ``model.save``.
+    :param action: the action wrapper it was trained with, ``"aim"`` or ``"flat"``.
+    """
+
+    def __init__(self, path: str | Path, action: str = "aim") -> None:
+        self.path = Path(path)
+        self.policy = FrozenPolicy(load_model(path), action=action)
+
+    def act(self, view: FrameView) -> Action:
+        return self.policy.act(view)

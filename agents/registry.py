@@ -1,0 +1,45 @@
+"""Agents by name, as the command line and the tournament runner give them.
+
+Names: ``random``, ``heuristic``, ``search`` (default budget), ``search:N`` (N simulations per
+decision), ``policy:PATH`` (a Stable-Baselines3 checkpoint, aim-assisted action).
+"""
+
+from __future__ import annotations
+
+from kinghill.envs import Agent
+
+NAMES = ("random", "heuristic", "search", "search:N", "policy:PATH")
+"""The agent names :func:`make_agent` understands, as shown in errors and help."""
+
+
+class UnknownAgentError(ValueError):
+    """An agent name that the registry does not know; the message lists the known ones."""
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """The agent called ``name``, seeded with ``seed``.
+
+    :raises UnknownAgentError: the name is not one of :data:`NAMES`.
+    """
+    kind, _, argument = name.partition(":")
+    if kind == "random" and not argument:
+        from kinghill.agents.random_agent import RandomAgent
+
+        return RandomAgent(seed)
+    if kind == "heuristic" and not argument:
+        from kinghill.agents.heuristic import HeuristicAgent
+
+        return HeuristicAgent(seed)
+    if kind == "search":
+        from kinghill.agents.search import SearchAgent
+
+        if not argument:
+            return SearchAgent(seed)
+        if argument.isdigit() and int(argument) > 0:
+            return SearchAgent(seed, budget=int(argument))
+        raise UnknownAgentError(f"search:N needs a positive number of simulations, got {name!r}")
+    if kind == "policy" and argument:
+        from kinghill.agents.policy import PolicyAgent
+
+        return PolicyAgent(argument)
+    raise UnknownAgentError(f"unknown agent {name!r}; known agents: {', '.join(NAMES)}")

@@ -1,0 +1,141 @@
+"""The frame player of tournaments: two registry agents play one frame through a :class:`Game`.
+
+Each agent's decision is timed (wall clock around ``act``) and the time is passed to the game,
+whose clock judges it when time control is on (section 12). An agent that raises, or returns
+something the game cannot play, is charged a foul (``Game.forfeit``) and the error is counted;
+the frame goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kinghill.agents import make_agent
+from kinghill.envs import Agent, Game, Turn
+from kinghill.envs.rules import ShotClock
+from kinghill.experiments.tournament import FrameRecord, MatchOptions
+from kinghill.physics import NoiseModel
+
+
+@dataclass(frozen=True)
+class Decided:
+    """One decision as played: the game's turn, and the agent's error when it produced no
+    playable action (the turn is then the forfeit it was charged)."""
+
+    turn: Turn
+    error: str | None = None
+
+
+def new_game(options: MatchOptions, trajectory_fps: float | None = None) -> Game:
+    """A game played under ``options``: noise, shot limit and the round's clock."""
+    return Game(
+        noise=NoiseModel() if options.noise else None,
+        shot_limit=options.max_shots,
+        clock=ShotClock(round=options.round) if options.round is not None else None,
+        trajectory_fps=trajectory_fps,
+    )
+
+
+def seeds(seed: int) -> tuple[int, int, int]:
+    """Seeds of the table's noise and of the two agents, all from the frame's seed."""
+    game, a, b = (int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(3))
+    return game, a, b
+
+
+def play_out(game: Game, agents: Sequence[Agent]) -> Iterator[Decided]:
+    """Play the frame in ``game`` to its end, ``agents[p]`` deciding for player ``p``; yields
+    every decision as it is played."""
+    while not game.is_over:
+        player = game.to_move
+        agent = agents[player]
+        view = game.view()
+        start = time.perf_counter()
+        try:
+            action = agent.act(view)
+        except Exception as error:  # any failure of an agent is charged by the rules
+            seconds = time.perf_counter() - start
+            yield Decided(game.forfeit(_describe(error), seconds), _describe(error))
+            continue
+        seconds = time.perf_counter() - start
+        try:
+            turn = game.play(action, seconds)
+        except Exception as error:  # garbage, an illegal shot, or a shot the table cannot play
+            yield Decided(game.forfeit(_describe(error), seconds), _describe(error))
+            continue
+        yield Decided(turn)
+
+
+def _describe(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+@dataclass
+class _Tally:
+    """Per-seat counters of one frame."""
+
+    fouls: list[int]
+    visits: list[int]
+    whites: list[int]
+    attempts: list[int]
+    colour_pots: list[int]
+    time_fouls: list[int]
+    errors: list[int]
+
+    @classmethod
+    def zero(cls) -> _Tally:
+        return cls(*([0, 0] for _ in range(7)))
+
+    def add(self, decided: Decided, last_shooter: int | None) -> int | None:
+        """Count one decision; returns the shooter of the latest shot decision."""
+        turn, ruling = decided.turn, decided.turn.ruling
+        player = turn.player
+        if decided.error is not None:
+            self.errors[player] += 1
+        if ruling is None:  # the 10.4 choice
+            return last_shooter
+        if player != last_shooter:
+            self.visits[player] += 1
+        self.fouls[player] += ruling.is_foul
+        self.whites[player] += ruling.whites_credited
+        self.colour_pots[player] += ruling.legal_colour_pot
+        if ruling.shot_played and ruling.call is not None:
+            self.attempts[player] += 1
+        if not ruling.shot_played and decided.error is None:
+            self.time_fouls[player] += 1
+        return player
+
+
+def play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+    """Play one frame: ``agent_a`` in seat 0 breaks; deterministic given ``seed`` (agents and the
+    table's noise are seeded from it) unless an agent decides by wall time."""
+    game_seed, seed_a, seed_b = seeds(seed)
+    agents = (make_agent(agent_a, seed_a), make_agent(agent_b, seed_b))
+    game = new_game(options)
+    game.reset(seed=game_seed, breaker=0)
+    start = time.perf_counter()
+    tally, shooter = _Tally.zero(), None
+    for decided in play_out(game, agents):
+        shooter = tally.add(decided, shooter)
+    frame = game.frame
+    return FrameRecord(
+        agents=(agent_a, agent_b),
+        seed=seed,
+        winner=frame.winner,
+        shots=frame.shots,
+        fouls=_pair(tally.fouls),
+        visits=_pair(tally.visits),
+        whites_potted=_pair(tally.whites),
+        colour_attempts=_pair(tally.attempts),
+        colour_pots=_pair(tally.colour_pots),
+        time_fouls=_pair(tally.time_fouls),
+        errors=_pair(tally.errors),
+        wall_time=time.perf_counter() - start,
+    )
+
+
+def _pair(values: list[int]) -> tuple[int, int]:
+    return (int(values[0]), int(values[1]))
