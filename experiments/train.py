@@ -1,0 +1,502 @@
+"""``kinghill train``: PPO or SAC on the Stable-Baselines3 wrappers of ``KingOfTheHill-v0``.
+
+The learner plays against a built-in agent (random, heuristic, search, ``policy:PATH``) or, with
+``--opponent self``, against a pool of its own frozen earlier snapshots
+(:mod:`kinghill.experiments.selfplay`). Environments run in worker processes; every episode is
+logged by SB3's ``Monitor`` under ``DIR/monitor``, from which the learning curve is drawn.
+
+Outputs in ``DIR``: ``final.zip`` (the model) with ``final.json`` (how to load it), checkpoints
+under ``checkpoints/``, logs under ``tb/`` (TensorBoard when it is installed, CSV always),
+``learning_curve.png`` and ``run.json`` (configuration, wall time, last curve values).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+ALGORITHMS = ("ppo", "sac")
+OPPONENTS = ("random", "heuristic", "search", "self")
+MONITOR_DIR = "monitor"
+CURVE_FILE = "learning_curve.png"
+MODEL_FILE = "final.zip"
+MODEL_META = "final.json"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One training run.
+
+    :param out: the run's folder (created).
+    :param algo: "ppo" or "sac".
+    :param action: the SB3 action wrapper, "aim" (aim-assisted) or "flat".
+    :param opponent: "random", "heuristic", "search", "policy:PATH" or "self" (self-play).
+    :param steps: total environment steps (learner decisions) over all envs.
+    :param envs: environments, each in its own worker process when more than one.
+    :param seed: seeds the model and the environments (env k gets ``seed + k``).
+    :param vectorization: "sb3" (``SubprocVecEnv``) or "gymnasium" (``gymnasium.make_vec``).
+    :param checkpoint_every: steps between checkpoints (0: none).
+    :param pool_size: self-play: how many of the latest snapshots the opponents draw from.
+    :param refresh: self-play: steps between snapshots added to the pool.
+    :param net: hidden layer sizes of the policy and value networks.
+    :param n_steps: PPO rollout length per env.
+    :param batch_size: minibatch size.
+    :param learning_rate: the optimiser's step size.
+    :param noise: execution noise on the shots (both players).
+    :param progress: show SB3's progress bar.
+    """
+
+    out: Path
+    algo: str = "ppo"
+    action: str = "aim"
+    opponent: str = "random"
+    steps: int = 20_000
+    envs: int = 2
+    seed: int = 0
+    vectorization: str = "sb3"
+    checkpoint_every: int = 5_000
+    pool_size: int = 5
+    refresh: int = 5_000
+    net: tuple[int, ...] = (64, 64)
+    n_steps: int = 256
+    batch_size: int = 128
+    learning_rate: float = 3e-4
+    noise: bool = True
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        if self.algo not in ALGORITHMS:
+            raise ValueError(f"algo must be one of {ALGORITHMS}, got {self.algo!r}")
+        if self.action not in ("aim", "flat"):
+            raise ValueError(f"action must be 'aim' or 'flat', got {self.action!r}")
+        if self.opponent not in OPPONENTS and not self.opponent.startswith("policy:"):
+            raise ValueError(f"opponent must be one of {OPPONENTS} or policy:PATH")
+        if self.vectorization not in ("sb3", "gymnasium"):
+            raise ValueError("vectorization must be 'sb3' or 'gymnasium'")
+        if min(self.steps, self.envs, self.pool_size, self.refresh, self.n_steps) < 1:
+            raise ValueError("steps, envs, pool_size, refresh and n_steps must be positive")
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """Where a run left its outputs, how long it took, and where its curve ended."""
+
+    model: Path
+    curve: Path
+    wall_seconds: float
+    episodes: int
+    final_reward_mean: float
+    final_win_rate: float
+    physics_failures: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ---- environments --------------------------------------------------------------------------
+class PhysicsFailureTruncation(gym.Wrapper[Any, Any, Any, Any]):
+    """Ends an episode as truncated (reward 0) when the physics raises on the learner's shot,
+    instead of killing a long run; each failure is counted in ``info["physics_failure"]``.
+
+    The physics reports a stuck simulation as ``RuntimeError("physics: ...")``; any other
+    exception propagates.
+    """
+
+    def __init__(self, env: gym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self._last_obs: Any = None
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        self._last_obs = obs
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        try:
+            obs, reward, terminated, truncated, info = self.env.step(action)
+        except RuntimeError as error:
+            if not str(error).startswith("physics:"):
+                raise
+            return self._last_obs, 0.0, False, True, {"physics_failure": str(error)}
+        self._last_obs = obs
+        return obs, reward, terminated, truncated, info
+
+
+class FrameOutcome(gym.Wrapper[Any, Any, Any, Any]):
+    """Puts ``won`` (1 for a frame won by the learner, else 0) and ``physics_failures`` in the
+    last ``info`` of an episode, for the ``Monitor`` log and the learning curve."""
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if terminated or truncated:
+            frame = self.env.unwrapped.game.frame  # type: ignore[attr-defined]
+            info["won"] = float(frame.winner == 0)
+            info["physics_failures"] = float("physics_failure" in info)
+        return obs, reward, terminated, truncated, info
+
+
+def make_opponent(name: str, seed: int | None = None) -> Any:
+    """The opponent agent ``name`` from :mod:`kinghill.agents` (random works without it)."""
+    try:
+        from kinghill.agents import make_agent
+    except ImportError:
+        if name == "random":
+            from kinghill.envs import RandomOpponent
+
+            return RandomOpponent(seed)
+        raise ValueError(
+            f"opponent {name!r} needs kinghill.agents.make_agent, which is not available"
+        ) from None
+    return make_agent(name, seed)
+
+
+def make_training_env(config: TrainConfig, rank: int, in_worker: bool) -> gym.Env[Any, Any]:
+    """Env ``rank`` of a run: the SB3 wrapper, the run's opponent, outcome and failure guards,
+    and a ``Monitor`` writing ``DIR/monitor/<rank>.monitor.csv``."""
+    from stable_baselines3.common.monitor import Monitor
+
+    from kinghill.envs.wrappers import make_sb3_env
+
+    if in_worker:
+        import torch
+
+        torch.set_num_threads(1)  # workers only run small opponent policies
+    env = make_sb3_env(config.action, opponent=_opponent(config), noise=config.noise)
+    env = FrameOutcome(PhysicsFailureTruncation(env))
+    monitor = Path(config.out) / MONITOR_DIR / str(rank)
+    return Monitor(env, str(monitor), info_keywords=("won", "physics_failures"))
+
+
+def _opponent(config: TrainConfig) -> Any:
+    if config.opponent == "self":
+        from kinghill.experiments.selfplay import SnapshotPool, pool_folder
+
+        return SnapshotPool(pool_folder(config.out), config.algo, config.action, config.pool_size)
+    return make_opponent(config.opponent)
+
+
+def make_vec_env(config: TrainConfig) -> Any:
+    """The run's vector env: ``DummyVecEnv`` for one env, else ``SubprocVecEnv`` (or
+    ``gymnasium.make_vec(..., "async")`` adapted for SB3 with ``vectorization="gymnasium"``)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    if config.vectorization == "gymnasium":
+        from kinghill.experiments.vector import make_gymnasium_vec
+
+        return make_gymnasium_vec(config)
+    in_worker = config.envs > 1
+    fns: list[Callable[[], gym.Env[Any, Any]]] = [
+        _EnvFactory(config, rank, in_worker) for rank in range(config.envs)
+    ]
+    if in_worker:
+        return SubprocVecEnv(fns)
+    return DummyVecEnv(fns)
+
+
+@dataclass(frozen=True)
+class _EnvFactory:
+    """A picklable ``make_training_env`` call for a worker process."""
+
+    config: TrainConfig
+    rank: int
+    in_worker: bool
+
+    def __call__(self) -> gym.Env[Any, Any]:
+        return make_training_env(self.config, self.rank, self.in_worker)
+
+
+# ---- the model -----------------------------------------------------------------------------
+def algorithm(name: str) -> Any:
+    """The SB3 class of ``name`` ("ppo" or "sac")."""
+    from stable_baselines3 import PPO, SAC
+
+    return {"ppo": PPO, "sac": SAC}[name]
+
+
+def make_model(config: TrainConfig, env: Any) -> Any:
+    """A fresh PPO or SAC model on ``env`` with the run's network and step sizes."""
+    common: dict[str, Any] = {
+        "learning_rate": config.learning_rate,
+        "batch_size": config.batch_size,
+        "seed": config.seed,
+        "device": "cpu",
+        "verbose": 0,
+    }
+    if config.algo == "ppo":
+        net = {"net_arch": {"pi": list(config.net), "vf": list(config.net)}}
+        return algorithm("ppo")(
+            "MlpPolicy", env, n_steps=config.n_steps, policy_kwargs=net, **common
+        )
+    learning_starts = min(1_000, config.steps // 10)
+    net = {"net_arch": {"pi": list(config.net), "qf": list(config.net)}}
+    return algorithm("sac")(
+        "MlpPolicy", env, learning_starts=learning_starts, policy_kwargs=net, **common
+    )
+
+
+def _logger(folder: Path) -> Any:
+    """SB3 logger writing CSV, plus TensorBoard when it is importable."""
+    from stable_baselines3.common.logger import configure
+
+    formats = ["csv"]
+    try:
+        import tensorboard  # noqa: F401
+
+        formats.append("tensorboard")
+    except ImportError:
+        pass
+    return configure(str(folder), formats)
+
+
+def _callbacks(config: TrainConfig) -> list[Any]:
+    from stable_baselines3.common.callbacks import CheckpointCallback
+
+    out: list[Any] = []
+    if config.checkpoint_every > 0:
+        out.append(
+            CheckpointCallback(
+                save_freq=max(config.checkpoint_every // config.envs, 1),
+                save_path=str(Path(config.out) / "checkpoints"),
+                name_prefix=config.algo,
+            )
+        )
+    if config.opponent == "self":
+        from kinghill.experiments.selfplay import SnapshotCallback
+
+        out.append(SnapshotCallback(config.out, config.refresh))
+    return out
+
+
+def train(config: TrainConfig) -> TrainResult:
+    """Train as ``config`` says; save the model, its load note, the curve and ``run.json``."""
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    env = make_vec_env(config)
+    try:
+        model = make_model(config, env)
+        model.set_logger(_logger(out / "tb"))
+        if config.opponent == "self":
+            from kinghill.experiments.selfplay import save_snapshot
+
+            save_snapshot(model, out, 0)  # the pool is never empty
+        model.learn(
+            total_timesteps=config.steps, callback=_callbacks(config), progress_bar=config.progress
+        )
+        model.save(out / MODEL_FILE)
+    finally:
+        env.close()
+    wall = time.perf_counter() - start
+    meta = {"algo": config.algo, "action": config.action}
+    (out / MODEL_META).write_text(json.dumps(meta, indent=2) + "\n")
+    curve = plot_learning_curve(out / MONITOR_DIR, out / CURVE_FILE, title=_title(config))
+    result = TrainResult(
+        model=out / MODEL_FILE,
+        curve=out / CURVE_FILE,
+        wall_seconds=wall,
+        episodes=curve.episodes,
+        final_reward_mean=curve.last_reward_mean,
+        final_win_rate=curve.last_win_rate,
+        physics_failures=curve.physics_failures,
+    )
+    record = {"config": _jsonable(asdict(config)), "result": _jsonable(asdict(result))}
+    (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
+    return result
+
+
+def _title(config: TrainConfig) -> str:
+    return (
+        f"{config.algo.upper()} ({config.action}) vs {config.opponent}, "
+        f"{config.envs} env(s), seed {config.seed}"
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+# ---- the learning curve --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Curve:
+    """Episode statistics along training, from the ``Monitor`` logs of every env."""
+
+    steps: np.ndarray
+    reward_mean: np.ndarray
+    win_rate: np.ndarray
+    physics_failures: int
+
+    @property
+    def episodes(self) -> int:
+        return len(self.steps)
+
+    @property
+    def last_reward_mean(self) -> float:
+        return float(self.reward_mean[-1]) if self.episodes else math.nan
+
+    @property
+    def last_win_rate(self) -> float:
+        return float(self.win_rate[-1]) if self.episodes else math.nan
+
+
+def load_curve(monitor_dir: Path, window: int = 200) -> Curve:
+    """Episodes of all envs in end-time order: cumulative steps, and the reward mean and win
+    rate over the last ``window`` episodes (fewer at the start)."""
+    rows = sorted(
+        (row for path in sorted(Path(monitor_dir).glob("*.monitor.csv")) for row in _rows(path)),
+        key=lambda row: float(row["t"]),
+    )
+
+    def column(key: str) -> np.ndarray:
+        return np.array([float(row.get(key) or 0.0) for row in rows])
+
+    steps = np.cumsum(column("l"))
+    failures = column("physics_failures")
+    return Curve(
+        steps=steps,
+        reward_mean=_running_mean(column("r"), window),
+        win_rate=_running_mean(column("won"), window),
+        physics_failures=int(failures.sum()),
+    )
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    """The episodes of one ``Monitor`` file (a JSON comment line, then CSV with a header)."""
+    with path.open(newline="") as f:
+        f.readline()
+        return list(csv.DictReader(f))
+
+
+def _running_mean(values: np.ndarray, window: int) -> np.ndarray:
+    sums = np.cumsum(np.insert(values, 0, 0.0))
+    ends = np.arange(1, len(values) + 1)
+    starts = np.maximum(ends - window, 0)
+    return (sums[ends] - sums[starts]) / (ends - starts)
+
+
+def plot_learning_curve(monitor_dir: Path, path: Path, title: str = "", window: int = 200) -> Curve:
+    """Draw episode reward mean (and win rate) against steps into ``path``; return the curve."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curve = load_curve(monitor_dir, window)
+    fig, reward_axis = plt.subplots(figsize=(7, 4), dpi=120)
+    reward_axis.plot(curve.steps, curve.reward_mean, color="tab:blue")
+    reward_axis.set_xlabel("environment steps")
+    reward_axis.set_ylabel(f"episode reward (mean of last {window})", color="tab:blue")
+    win_axis = reward_axis.twinx()
+    win_axis.plot(curve.steps, curve.win_rate, color="tab:green")
+    win_axis.set_ylabel("frames won (same window)", color="tab:green")
+    win_axis.set_ylim(0, 1)
+    reward_axis.set_title(title, fontsize=9)
+    reward_axis.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return curve
+
+
+# ---- the command ---------------------------------------------------------------------------
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill train``."""
+    d = TrainConfig(out=Path("."))
+    parser = subparsers.add_parser(
+        "train",
+        help="train a PPO or SAC agent (against built-in agents or by self-play)",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        epilog="example: kinghill train --algo ppo --opponent random --steps 20000 --out runs/ppo",
+    )
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="run folder")
+    parser.add_argument("--algo", choices=ALGORITHMS, default=d.algo, help="(default: ppo)")
+    parser.add_argument(
+        "--action", choices=("aim", "flat"), default=d.action, help="action wrapper (default: aim)"
+    )
+    parser.add_argument(
+        "--opponent",
+        default=d.opponent,
+        metavar="NAME",
+        help="random, heuristic, search, policy:PATH, or self (self-play) (default: random)",
+    )
+    parser.add_argument("--steps", type=int, default=d.steps, help=f"(default: {d.steps})")
+    parser.add_argument(
+        "--envs", type=int, default=d.envs, metavar="K", help="worker processes (default: 2)"
+    )
+    parser.add_argument("--seed", type=int, default=d.seed, help="(default: 0)")
+    parser.add_argument(
+        "--vectorization",
+        choices=("sb3", "gymnasium"),
+        default=d.vectorization,
+        help="SubprocVecEnv or gymnasium.make_vec async (default: sb3)",
+    )
+    parser.add_argument(
+        "--checkpoint-every", type=int, default=d.checkpoint_every, metavar="STEPS",
+        help=f"0 for none (default: {d.checkpoint_every})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pool-size", type=int, default=d.pool_size, help="self-play pool (default: 5)"
+    )
+    parser.add_argument(
+        "--refresh", type=int, default=d.refresh, metavar="STEPS",
+        help=f"self-play: steps between snapshots (default: {d.refresh})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--net", default=",".join(map(str, d.net)), help="hidden sizes (default: 64,64)"
+    )
+    parser.add_argument("--n-steps", type=int, default=d.n_steps, help="PPO rollout per env")
+    parser.add_argument("--batch-size", type=int, default=d.batch_size)
+    parser.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``kinghill train`` and print where the outputs are."""
+    try:
+        config = TrainConfig(
+            out=args.out,
+            algo=args.algo,
+            action=args.action,
+            opponent=args.opponent,
+            steps=args.steps,
+            envs=args.envs,
+            seed=args.seed,
+            vectorization=args.vectorization,
+            checkpoint_every=args.checkpoint_every,
+            pool_size=args.pool_size,
+            refresh=args.refresh,
+            net=tuple(int(n) for n in args.net.split(",") if n),
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            learning_rate=args.learning_rate,
+            noise=not args.no_noise,
+            progress=not args.no_progress and os.isatty(2),
+        )
+    except ValueError as error:
+        print(f"kinghill train: {error}")
+        return 2
+    result = train(config)
+    print(
+        f"model {result.model} ({result.wall_seconds:.0f} s, {result.episodes} episodes); "
+        f"last reward mean {result.final_reward_mean:.3f}, win rate {result.final_win_rate:.3f}; "
+        f"curve {result.curve}"
+    )
+    return 0
