@@ -4,6 +4,7 @@ Knows nothing of the rules. The entry point is :func:`simulate`.
 """
 
 from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Pocketed
+from kinghill.physics.geometry import CushionShape, PocketShape, TableGeometry
 from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, WHITES, Cushion, Pocket
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, NoiseModel, Shot
@@ -22,12 +23,15 @@ __all__ = [
     "BallCushion",
     "CentreLine",
     "Cushion",
+    "CushionShape",
     "Event",
     "NoiseModel",
     "Pocket",
+    "PocketShape",
     "Pocketed",
     "Shot",
     "ShotResult",
+    "TableGeometry",
     "TableSpec",
     "TableState",
     "Trajectory",

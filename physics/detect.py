@@ -49,8 +49,9 @@ def first_circle_contact(
     r2 = reach * reach
     f0 = dx * dx + dy * dy - r2
     d1 = 2.0 * (dx * vx + dy * vy)  # f'(0)
-    if f0 <= 0.0 and d1 < -APPROACH_EPS:
-        return 0.0
+    hx2 = 2.0 * (vx * vx + vy * vy + dx * ax + dy * ay)  # f''(0)
+    if f0 <= 0.0 and (d1 < -APPROACH_EPS or (d1 <= APPROACH_EPS and hx2 < 0.0)):
+        return 0.0  # touching and closing in, or pressed together by the accelerations
     # f'(t) = c1 + 2 c2 t + 3 c3 t^2 + 4 c4 t^3 ; f''(t) = 2 c2 + 6 c3 t + 12 c4 t^2
     c4 = hx * hx + hy * hy
     c3 = 2.0 * (vx * hx + vy * hy)

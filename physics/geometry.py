@@ -8,8 +8,9 @@ with the jaw radius. A ball whose centre enters the pocket's *capture circle* (j
 mouth, over the slate's edge) has passed the point of no return and is pocketed.
 
 Contact elements for the engine are plain tuples (fast to read on the hot path):
-``("line", cushion, px, py, qx, qy, nx, ny)`` with the unit normal ``n`` pointing to the side a
-ball comes from, and ``("circle", cushion, cx, cy, radius)``.
+``("line", cushion, px, py, qx, qy, nx, ny, jaw)`` with the unit normal ``n`` pointing to the
+side a ball comes from and ``jaw`` whether it is a jaw facing, and ``("circle", cushion, cx, cy,
+radius)`` for a rounded jaw tip.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from functools import cache
 from kinghill.physics.names import Cushion, Pocket
 from kinghill.physics.spec import TableSpec
 
-JAW_ANGLE = {"corner": math.radians(24.0), "middle": math.radians(12.0)}
+JAW_ANGLE = {"corner": math.radians(30.0), "middle": math.radians(12.0)}
 """Opening of each jaw facing from the pocket axis (rad); tuned so rail shots drop (see tests)."""
 FACING_LENGTH = 0.06
 """Length of a jaw facing into the pocket (m); the capture comes well before its end."""
 CAPTURE_DEPTH = {"corner": 0.004, "middle": 0.010}
 """Depth of the capture circle's near edge behind the mouth line (m)."""
 
-Element = tuple  # ("line", cushion, px, py, qx, qy, nx, ny) | ("circle", cushion, cx, cy, r)
+Element = tuple  # ("line", cushion, px, py, qx, qy, nx, ny, jaw) | ("circle", cushion, cx, cy, r)
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def _build(spec: TableSpec) -> TableGeometry:
             f1 = (f0[0] + fx * FACING_LENGTH, f0[1] + fy * FACING_LENGTH)
             gx, gy = (f0[0] - centre[0]) / radius, (f0[1] - centre[1]) / radius
             elements.append(("circle", jaw.cushion, centre[0], centre[1], radius))
-            elements.append(("line", jaw.cushion, f0[0], f0[1], f1[0], f1[1], gx, gy))
+            elements.append(("line", jaw.cushion, f0[0], f0[1], f1[0], f1[1], gx, gy, True))
             nose_ends[jaw.cushion].append(nose_end)
             arc = _arc(centre, radius, jaw.normal, (gx, gy))
             jaw_outlines[jaw.cushion].append([*arc, f1])
@@ -178,7 +179,7 @@ def _build(spec: TableSpec) -> TableGeometry:
         mid = ((px + qx) / 2, (py + qy) / 2)
         if (spec.length / 2 - mid[0]) * nx + (spec.width / 2 - mid[1]) * ny < 0:
             nx, ny = -nx, -ny
-        elements.append(("line", cushion, px, py, qx, qy, nx, ny))
+        elements.append(("line", cushion, px, py, qx, qy, nx, ny, False))
         a, b = jaw_outlines[cushion]
         outline = tuple(reversed(a)) + tuple(b)
         cushions[cushion] = CushionShape(cushion, ((px, py), (qx, qy)), outline)

@@ -70,13 +70,15 @@ def simulate(
 def _sample(result: Run, fps: float) -> Trajectory:
     """Positions at ``k / fps`` for k = 0 .. until the last ball stops (and the end itself)."""
     assert result.segments is not None
-    end = max((seg[-1][0] for seg in result.segments), default=0.0)
+    end = max((seg[-1][0] for seg in result.segments if seg), default=0.0)
     n = int(math.floor(end * fps)) + 1
     times = [k / fps for k in range(n)]
     if times[-1] < end:
         times.append(end)
     positions = np.full((len(times), N_BALLS, 2), np.nan)
     for b, segs in enumerate(result.segments):
+        if not segs:
+            continue
         s = 0
         for k, t in enumerate(times):
             while s + 1 < len(segs) and segs[s + 1][0] <= t:

@@ -47,6 +47,8 @@ class TableSpec:
     """Ball-cushion coefficient of restitution."""
     mu_cushion: float = 0.2
     """Ball-cushion sliding friction."""
+    e_jaw: float = 0.5
+    """Restitution of the pocket jaws (tips and facings): deader than the cushion noses."""
     mu_ball_a: float = 0.00995
     """Ball-ball friction mu(v) = a + b exp(-c v_rel) (Alciatore, TP A-14 fit)."""
     mu_ball_b: float = 0.108
@@ -68,7 +70,7 @@ class TableSpec:
                     f"TableSpec.{name} ({getattr(self, name)} m) must be wider than a ball "
                     f"({self.ball_diameter} m)"
                 )
-        for name in ("e_ball", "e_cushion"):
+        for name in ("e_ball", "e_cushion", "e_jaw"):
             if getattr(self, name) > 1:
                 raise ValueError(f"TableSpec.{name} must be at most 1, got {getattr(self, name)}")
         if self.cushion_height < self.radius or self.cushion_height >= self.ball_diameter:

@@ -15,8 +15,8 @@ overlapping), which shows what a variable step buys.
 from __future__ import annotations
 
 import math
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import pymunk
 
@@ -29,6 +29,10 @@ from kinghill.physics.resolve.ball_ball import BallBallModel, Motion
 from kinghill.physics.resolve.ball_cushion import BallCushionModel
 from kinghill.physics.spec import TableSpec
 
+PUSH_SPEED = 1e-3
+"""Closing speed (m/s) under which a contact is a push rather than an impact: the sliding
+ball(s) are brought to their rolling state at once and the balls leave with a common normal
+speed (both only remove energy), instead of an endless train of ever smaller impacts."""
 MAX_EVENTS = 20000
 """Safety cap on events per shot (a real shot has a few hundred at most)."""
 
@@ -52,6 +56,7 @@ class Table:
         self.cloth = Cloth(spec)
         self.ball_ball = BallBallModel(spec)
         self.ball_cushion = BallCushionModel(spec)
+        self.jaw = BallCushionModel(spec, jaw=True)
         self.space = pymunk.Space()
         self.filter = pymunk.ShapeFilter()
         self.targets: dict[pymunk.Shape, tuple] = {}
@@ -147,7 +152,7 @@ class _Loop:
         self.pair = [INF] * len(_PAIRS)
         self.paths: list[list[tuple[float, ...]]] | None = None
         if record_paths:
-            self.paths = [[(0.0, self.x[i], self.y[i], 0.0, 0.0, 0.0, 0.0)] for i in range(n)]
+            self.paths = [[] for _ in range(n)]
         self.energies: list[float] | None = [] if record_energy else None
         self.quantum = 0.0
 
@@ -221,7 +226,7 @@ class _Loop:
             el = self.t.targets[shape]
             kind = el[0]
             if kind == "line":
-                _, cushion, px, py, qx, qy, nx, ny = el
+                _, cushion, px, py, qx, qy, nx, ny, jaw = el
                 s0 = (x - px) * nx + (y - py) * ny - R
                 tc = first_gap_closure(
                     s0, vx * nx + vy * ny, 0.5 * (ax * nx + ay * ny), min(horizon, best[0] - now)
@@ -233,7 +238,7 @@ class _Loop:
                     ex, ey = qx - px, qy - py
                     u = cx * ex + cy * ey
                     if 0.0 <= u <= ex * ex + ey * ey and now + tc < best[0]:
-                        best = (now + tc, _CUSHION, (cushion, nx, ny, None))
+                        best = (now + tc, _CUSHION, (cushion, nx, ny, None, jaw))
             else:
                 reach = el[4] + R if kind == "circle" else el[4]
                 tc = first_circle_contact(
@@ -241,7 +246,7 @@ class _Loop:
                 )
                 if now + tc < best[0]:
                     if kind == "circle":
-                        best = (now + tc, _CUSHION, (el[1], 0.0, 0.0, (el[2], el[3])))
+                        best = (now + tc, _CUSHION, (el[1], 0.0, 0.0, (el[2], el[3]), True))
                     else:
                         best = (now + tc, _POCKET, el[1])
         # centre line: the first time x crosses L/2 moving to the other side
@@ -400,19 +405,59 @@ class _Loop:
         b = (self.vx[j], self.vy[j], self.wx[j], self.wy[j], self.wz[j])
         striker_i = a[0] * nx + a[1] * ny >= -(b[0] * nx + b[1] * ny)
         events.append(BallBall(i, j, t) if striker_i else BallBall(j, i, t))
+        closing = (a[0] - b[0]) * nx + (a[1] - b[1]) * ny
         a, b = self.t.ball_ball.solve(nx, ny, a, b)
         self.vx[i], self.vy[i], self.wx[i], self.wy[i], self.wz[i] = a
         self.vx[j], self.vy[j], self.wx[j], self.wy[j], self.wz[j] = b
+        if closing < PUSH_SPEED:
+            self.roll_now(i)
+            self.roll_now(j)
+            closing = (self.vx[i] - self.vx[j]) * nx + (self.vy[i] - self.vy[j]) * ny
+            if closing > 0.0:
+                h = 0.5 * closing
+                self.vx[i] -= h * nx
+                self.vy[i] -= h * ny
+                self.vx[j] += h * nx
+                self.vy[j] += h * ny
+                self.wx[i], self.wy[i] = (
+                    -self.vy[i] / self.t.cloth.radius,
+                    self.vx[i] / self.t.cloth.radius,
+                )
+                self.wx[j], self.wy[j] = (
+                    -self.vy[j] / self.t.cloth.radius,
+                    self.vx[j] / self.t.cloth.radius,
+                )
+            if self.pressing(i, j, nx, ny):
+                for b in (i, j):
+                    self.vx[b] = self.vy[b] = self.wx[b] = self.wy[b] = 0.0
+
+    def pressing(self, i: int, j: int, nx: float, ny: float) -> bool:
+        """Whether two touching rolling balls' decelerations would push them into each other."""
+        c = self.t.cloth
+        rel = 0.0
+        for b, sign in ((i, 1.0), (j, -1.0)):
+            speed = math.hypot(self.vx[b], self.vy[b])
+            if speed > 0.0:
+                rel -= sign * c.roll_acc * (self.vx[b] * nx + self.vy[b] * ny) / speed
+        return rel > 0.0
+
+    def roll_now(self, i: int) -> None:
+        """Jump a sliding ball to the state its slide would end in (v - 2/7 u, rolling)."""
+        r = self.t.cloth.radius
+        ux, uy = self.vx[i] - r * self.wy[i], self.vy[i] + r * self.wx[i]
+        self.vx[i] -= ux * (2.0 / 7.0)
+        self.vy[i] -= uy * (2.0 / 7.0)
+        self.wx[i], self.wy[i] = -self.vy[i] / r, self.vx[i] / r
 
     def bounce(self, i: int, data: tuple, events: list[Event], t: float) -> None:
-        cushion, nx, ny, centre = data
+        cushion, nx, ny, centre, jaw = data
         if centre is not None:
             dx, dy = self.x[i] - centre[0], self.y[i] - centre[1]
             d = math.sqrt(dx * dx + dy * dy)
             nx, ny = dx / d, dy / d
         events.append(BallCushion(i, Cushion(cushion), t))
         m = (self.vx[i], self.vy[i], self.wx[i], self.wy[i], self.wz[i])
-        m = self.t.ball_cushion.solve(nx, ny, m)
+        m = (self.t.jaw if jaw else self.t.ball_cushion).solve(nx, ny, m)
         self.vx[i], self.vy[i], self.wx[i], self.wy[i], self.wz[i] = m
 
     def energy(self, t: float) -> float:

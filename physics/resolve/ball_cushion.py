@@ -19,13 +19,13 @@ from kinghill.physics.spec import TableSpec
 
 
 class BallCushionModel:
-    """Coefficients of one table's cushions ready for :meth:`solve`."""
+    """Coefficients of one table's cushion noses (or, with ``jaw``, its pocket jaws)."""
 
     __slots__ = ("radius", "e", "mu", "sin_t", "cos_t")
 
-    def __init__(self, spec: TableSpec) -> None:
+    def __init__(self, spec: TableSpec, *, jaw: bool = False) -> None:
         self.radius = spec.radius
-        self.e = spec.e_cushion
+        self.e = spec.e_jaw if jaw else spec.e_cushion
         self.mu = spec.mu_cushion
         self.sin_t = (spec.cushion_height - spec.radius) / spec.radius
         self.cos_t = math.sqrt(1.0 - self.sin_t * self.sin_t)
