@@ -9,12 +9,14 @@ from kinghill.agents.heuristic import HeuristicAgent
 from kinghill.agents.policy import PolicyAgent
 from kinghill.agents.random_agent import RandomAgent
 from kinghill.agents.registry import NAMES, UnknownAgentError, make_agent
+from kinghill.agents.search import SearchAgent
 
 __all__ = [
     "NAMES",
     "HeuristicAgent",
     "PolicyAgent",
     "RandomAgent",
+    "SearchAgent",
     "UnknownAgentError",
     "make_agent",
 ]

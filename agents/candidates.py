@@ -74,11 +74,19 @@ class PotCandidate:
 
 
 @cache
+def pocket_aims(spec: TableSpec) -> dict[Pocket, tuple[Point, Point]]:
+    """Per pocket: where to send a ball's centre to drop it (see :data:`MOUTH_INSET`), and the
+    pocket's axis (unit vector into the pocket)."""
+    aims = {}
+    for pocket, shape in TableGeometry.from_spec(spec).pockets.items():
+        (mx, my), (ax, ay) = shape.mouth_centre, shape.axis
+        aims[pocket] = ((mx - MOUTH_INSET * ax, my - MOUTH_INSET * ay), (ax, ay))
+    return aims
+
+
 def pocket_point(spec: TableSpec, pocket: Pocket) -> Point:
-    """Where to send a ball's centre to drop it in ``pocket`` (see :data:`MOUTH_INSET`)."""
-    shape = TableGeometry.from_spec(spec).pockets[pocket]
-    (mx, my), (ax, ay) = shape.mouth_centre, shape.axis
-    return (mx - MOUTH_INSET * ax, my - MOUTH_INSET * ay)
+    """Where to send a ball's centre to drop it in ``pocket``."""
+    return pocket_aims(spec)[pocket][0]
 
 
 def pocket_window(pocket: Pocket, approach: float) -> float:
@@ -89,10 +97,8 @@ def pocket_window(pocket: Pocket, approach: float) -> float:
     return half * max(0.0, 1.0 - (approach / closes) ** 2)
 
 
-def approach_angle(spec: TableSpec, pocket: Pocket, start: Point) -> float:
-    """The angle between a ball's path from ``start`` to the pocket and the pocket's axis."""
-    axis = TableGeometry.from_spec(spec).pockets[pocket].axis
-    target = pocket_point(spec, pocket)
+def approach_angle(target: Point, axis: Point, start: Point) -> float:
+    """The angle between a ball's path from ``start`` to a pocket's ``target`` and its ``axis``."""
     dx, dy = target[0] - start[0], target[1] - start[1]
     d = math.hypot(dx, dy) or 1.0
     return math.acos(max(-1.0, min(1.0, (dx * axis[0] + dy * axis[1]) / d)))
@@ -101,16 +107,30 @@ def approach_angle(spec: TableSpec, pocket: Pocket, start: Point) -> float:
 def clear_path(state: TableState, start: Point, end: Point, ignore: Iterable[int] = ()) -> bool:
     """Whether a ball can roll from ``start`` to ``end``: no other ball's centre within 2R of
     the segment (balls in ``ignore`` excepted)."""
-    skip = set(ignore)
+    return _clear(_centres(state), 2 * state.spec.radius, start, end, tuple(ignore))
+
+
+def _centres(state: TableState) -> dict[int, Point]:
+    """The centres of the balls on the table, as plain floats (fast to read)."""
+    return {
+        int(b): (float(x), float(y))
+        for b, (x, y) in enumerate(state.positions.tolist())
+        if state.on_table[b]
+    }
+
+
+def _clear(
+    centres: dict[int, Point], diameter: float, start: Point, end: Point, ignore: tuple[int, ...]
+) -> bool:
     sx, sy = start
     dx, dy = end[0] - sx, end[1] - sy
     length2 = dx * dx + dy * dy
-    limit2 = (2 * state.spec.radius) ** 2
-    for ball in state.balls_on_table():
-        if ball in skip:
+    limit2 = diameter * diameter
+    for ball, (bx, by) in centres.items():
+        if ball in ignore:
             continue
-        bx, by = state.positions[ball]
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((bx - sx) * dx + (by - sy) * dy) / length2))
+        t = 0.0 if length2 == 0 else ((bx - sx) * dx + (by - sy) * dy) / length2
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
         px, py = sx + t * dx - bx, sy + t * dy - by
         if px * px + py * py < limit2:
             return False
@@ -163,9 +183,12 @@ def _path_length(points: Sequence[Point]) -> float:
     return sum(math.dist(p, q) for p, q in zip(points, points[1:], strict=False))
 
 
-def _clear_route(state: TableState, points: Sequence[Point], ignore: Iterable[int]) -> bool:
-    skip = tuple(ignore)
-    return all(clear_path(state, p, q, skip) for p, q in zip(points, points[1:], strict=False))
+def _clear_route(
+    centres: dict[int, Point], diameter: float, points: Sequence[Point], ignore: tuple[int, ...]
+) -> bool:
+    return all(
+        _clear(centres, diameter, p, q, ignore) for p, q in zip(points, points[1:], strict=False)
+    )
 
 
 def _cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: TableSpec) -> Point:
@@ -207,9 +230,21 @@ def pot(
 ) -> PotCandidate | None:
     """The candidate for this pot, or None when it cannot be played (a line blocked, the cut too
     thin, a cushion point off its segment, the pocket closed from that side)."""
-    spec = state.spec
-    cue, obj = state.xy(cue_ball), state.xy(object_ball)
-    target = pocket_point(spec, pocket)
+    return _pot(state.spec, _centres(state), cue_ball, object_ball, pocket, double, abricol, noise)
+
+
+def _pot(
+    spec: TableSpec,
+    centres: dict[int, Point],
+    cue_ball: int,
+    object_ball: int,
+    pocket: Pocket,
+    double: Cushion | None,
+    abricol: Cushion | None,
+    noise: NoiseModel,
+) -> PotCandidate | None:
+    cue, obj = centres[cue_ball], centres[object_ball]
+    target, axis = pocket_aims(spec)[pocket]
     object_points = [obj, target]
     if double is not None:
         if double in pocket.adjacent_cushions:
@@ -218,6 +253,9 @@ def pot(
         if not _on_cushion(rail, double, spec):
             return None
         object_points = [obj, rail, target]
+    approach = approach_angle(target, axis, object_points[-2])
+    if pocket_window(pocket, approach) <= 0:
+        return None
     ghost = ghost_point(obj, object_points[1], spec)
     cue_points = [cue, ghost]
     if abricol is not None:
@@ -229,10 +267,13 @@ def pot(
     if cut > MAX_CUT:
         return None
     balls = (cue_ball, object_ball)
-    if not (_clear_route(state, cue_points, balls) and _clear_route(state, object_points, balls)):
+    diameter = spec.ball_diameter
+    if not (
+        _clear_route(centres, diameter, object_points, balls)
+        and _clear_route(centres, diameter, cue_points, balls)
+    ):
         return None
     cue_path, object_path = _path_length(cue_points), _path_length(object_points)
-    approach = approach_angle(spec, pocket, object_points[-2])
     chance = pot_chance(spec, pocket, approach, cut, cue_path, object_path, noise)
     if double is not None or abricol is not None:
         chance *= 0.5  # cushion rebounds are not mirror-true: throw and the rail's grip
@@ -260,24 +301,26 @@ def pots(
     object_balls: Iterable[int],
     doubles: bool = False,
     abricols: bool = False,
+    noise: NoiseModel = DEFAULT_NOISE,
 ) -> list[PotCandidate]:
     """Every playable pot of an object ball from ``object_balls`` by a cue ball from
     ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first."""
-    on = set(state.balls_on_table())
-    objects = [b for b in object_balls if b in on]
+    centres = _centres(state)
+    objects = [b for b in object_balls if b in centres]
+    ways: list[tuple[Cushion | None, Cushion | None]] = [(None, None)]
+    if doubles:
+        ways += [(c, None) for c in Cushion]
     found = []
-    for cue_ball in (b for b in cue_balls if b in on):
+    for cue_ball in (b for b in cue_balls if b in centres):
+        kicks = [(None, c) for c in Cushion] if abricols and cue_ball != COLOURED else []
         for object_ball in objects:
             if object_ball == cue_ball:
                 continue
             for pocket in Pocket:
-                ways: list[tuple[Cushion | None, Cushion | None]] = [(None, None)]
-                if doubles:
-                    ways += [(c, None) for c in Cushion]
-                if abricols and cue_ball != COLOURED:
-                    ways += [(None, c) for c in Cushion]
-                for double, abricol in ways:
-                    candidate = pot(state, cue_ball, object_ball, pocket, double, abricol)
+                for double, abricol in ways + kicks:
+                    candidate = _pot(
+                        state.spec, centres, cue_ball, object_ball, pocket, double, abricol, noise
+                    )
                     if candidate is not None:
                         found.append(candidate)
     found.sort(key=lambda c: c.chance, reverse=True)

@@ -1,0 +1,234 @@
+"""A player that looks ahead one shot: candidate shots simulated under execution noise, scored by
+the referee's rulings and the position they leave, the best played.
+
+Candidates are the heuristic's pots (their aim first calibrated by exact simulations, which
+corrects throw), variants of them with other speeds and follow/draw, doubles and kicks, and
+safeties. They are compared by successive halving: every candidate is simulated a few times
+with noise, the better half simulated again, and so on until the budget is spent.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from kinghill.agents.candidates import PotCandidate, pots
+from kinghill.agents.heuristic import (
+    break_action,
+    fallback_action,
+    legal_pots,
+    pot_action,
+    safety_actions,
+)
+from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
+from kinghill.envs.rules import Decision, Frame, apply, choose, judge
+from kinghill.physics import (
+    COLOURED,
+    MAX_SPEED,
+    WHITES,
+    NoiseModel,
+    Pocketed,
+    Shot,
+    TableState,
+    simulate,
+)
+
+DEFAULT_BUDGET = 120
+"""Simulations per decision by default (about 0.5 s on one core of the CI machine)."""
+CALIBRATION = tuple(math.radians(d) for d in (-0.6, -0.3, 0.0, 0.3, 0.6))
+"""Aim offsets tried without noise to centre a pot's aim on the pocket (throw correction)."""
+POT_CANDIDATES = 5
+"""How many of the heuristic's best pots are calibrated and varied."""
+KICK_CANDIDATES = 3
+"""How many doubles/kicks of whites are added."""
+SAFETY_CANDIDATES = 4
+SPEED_FACTORS = (0.8, 1.0, 1.4)
+DRAW_FOLLOW = (-0.3, 0.0, 0.3)
+WHITE_VALUE = 0.12
+"""Value of a white credited (a frame won is 1)."""
+FOUL_VALUE = 0.3
+"""Cost of a foul that does not lose the frame (the opponent's 10.4 choice, one foul from 10.5)."""
+POSITION_VALUE = 0.35
+"""Weight of the best pot chance of whoever shoots next."""
+SIMULATION_FAILED = -2.0
+"""Score of a simulation the physics could not finish: never chosen when anything else works."""
+
+
+def _best_chance(state: TableState, frame: Frame, player: int) -> float:
+    """The chance of ``player``'s most makeable straight pot (a cheap position estimate)."""
+    whites = [b for b in WHITES if state.on_table[b]]
+    targets = whites if frame.whites_needed(player) else [COLOURED]
+    found = pots(state, whites, targets)
+    return found[0].chance if found else 0.0
+
+
+def position_value(frame: Frame, state: TableState, me: int) -> float:
+    """How good the frame and table are for ``me``, in [-1, 1]: a result counts fully; else
+    whites credited, fouls, and the pot chance of whoever decides next."""
+    if frame.result is not None:
+        winner = frame.result.winner
+        return 0.0 if winner is None else (1.0 if winner == me else -1.0)
+    other = 1 - me
+    credits = frame.credit_counts
+    value = WHITE_VALUE * (credits[me] - credits[other])
+    value -= FOUL_VALUE * (frame.fouls[me] - frame.fouls[other])
+    chance = _best_chance(state, frame, frame.to_move)
+    value += POSITION_VALUE * chance if frame.to_move == me else -POSITION_VALUE * chance
+    return float(np.clip(value, -0.95, 0.95))
+
+
+@dataclass
+class _Arm:
+    """One candidate shot and the scores of its simulations so far."""
+
+    action: ShotAction
+    total: float = 0.0
+    count: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else -math.inf
+
+
+class SearchAgent:
+    """One-shot look-ahead by simulation under execution noise.
+
+    :param seed: seeds the noise of the simulations (and so the agent's choices).
+    :param budget: simulations per decision (a 10.4 choice spends it on both options).
+    :param time_budget: seconds per decision instead; decisions then depend on the machine.
+    :param noise: the execution noise assumed (default: the game's default ``NoiseModel``).
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = DEFAULT_BUDGET,
+        time_budget: float | None = None,
+        noise: NoiseModel | None = None,
+    ) -> None:
+        if budget < 1:
+            raise ValueError(f"budget: at least one simulation per decision, got {budget}")
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be positive seconds, got {time_budget}")
+        self.budget = budget
+        self.time_budget = time_budget
+        self.noise = noise or NoiseModel()
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, view: FrameView) -> Action:
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        if view.decision is Decision.BREAK:
+            return break_action(view.state)
+        if view.decision is Decision.CHOICE:
+            return self._choose(view, deadline)
+        return self._search(view, self.budget, deadline)[0]
+
+    # ---- the 10.4 choice ----------------------------------------------------------------------
+    def _choose(self, view: FrameView, deadline: float | None) -> ChoiceAction:
+        """Play on when our best shot from here is worth more than the opponent's is to them."""
+        me, half = view.player, max(1, self.budget // 2)
+        mine = FrameView(view.state, choose(view.frame, play_on=True), me)
+        theirs = FrameView(view.state, choose(view.frame, play_on=False), 1 - me)
+        middle = None if deadline is None else (time.perf_counter() + deadline) / 2
+        _, on = self._search(mine, half, middle)
+        _, back = self._search(theirs, half, deadline)
+        return ChoiceAction(play_on=on >= -back)
+
+    # ---- shots --------------------------------------------------------------------------------
+    def _search(
+        self, view: FrameView, budget: int, deadline: float | None
+    ) -> tuple[ShotAction, float]:
+        """The best shot for the player to move in ``view`` and its estimated value."""
+        actions = self._candidates(view)
+        if not actions:
+            return fallback_action(view), -1.0
+        arms = [_Arm(a) for a in actions]
+        spent = 0
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        while True:
+            per_arm = max(1, (budget // rounds) // len(arms))
+            for arm in arms:
+                for _ in range(per_arm):
+                    arm.total += self._score(view, arm.action)
+                    arm.count += 1
+                    spent += 1
+            arms.sort(key=lambda a: a.mean, reverse=True)
+            out_of_time = deadline is not None and time.perf_counter() > deadline
+            if len(arms) == 1 or out_of_time or (deadline is None and spent >= budget):
+                break
+            arms = arms[: max(1, len(arms) // 2)]
+        return arms[0].action, arms[0].mean
+
+    def _score(self, view: FrameView, action: ShotAction) -> float:
+        """One noisy outcome of ``action``, valued for the player to move."""
+        try:
+            result = simulate(view.state, action.shot, self.rng, noise=self.noise)
+        except RuntimeError:  # the physics gave up on this shot
+            return SIMULATION_FAILED
+        ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
+        frame, state = apply(view.frame, ruling, result.final)
+        return position_value(frame, state, view.player)
+
+    def _candidates(self, view: FrameView) -> list[ShotAction]:
+        """Pots (calibrated, with variants), doubles and kicks of whites, and safeties."""
+        found: list[ShotAction] = []
+        for candidate in legal_pots(view)[:POT_CANDIDATES]:
+            found.extend(_variants(self._calibrated(view.state, candidate)))
+        found.extend(pot_action(c) for c in self._kicks(view)[:KICK_CANDIDATES])
+        for safety in safety_actions(view)[:SAFETY_CANDIDATES]:
+            for factor in (1.0, 1.5):
+                speed = min(safety.shot.speed * factor, MAX_SPEED)
+                found.append(replace(safety, shot=replace(safety.shot, speed=speed)))
+        return found
+
+    def _kicks(self, view: FrameView) -> list[PotCandidate]:
+        """Doubles and kicks (abricols) of whites, while whites are needed."""
+        if not view.frame.whites_needed(view.player):
+            return []
+        whites = [b for b in WHITES if view.state.on_table[b]]
+        return [
+            c
+            for c in pots(view.state, whites, whites, doubles=True, abricols=True)
+            if c.double is not None or c.abricol is not None
+        ]
+
+    def _calibrated(self, state: TableState, candidate: PotCandidate) -> ShotAction:
+        """The pot with its aim moved to the middle of the offsets that pot it without noise."""
+        action = pot_action(candidate)
+        hits = [
+            offset
+            for offset in CALIBRATION
+            if _pots(state, replace(action.shot, phi=action.shot.phi + offset), candidate)
+        ]
+        if not hits:
+            return action
+        offset = (min(hits) + max(hits)) / 2
+        return replace(action, shot=replace(action.shot, phi=action.shot.phi + offset))
+
+
+def _pots(state: TableState, shot: Shot, candidate: PotCandidate) -> bool:
+    """Whether ``shot`` played exactly drops the candidate's object ball in its pocket."""
+    try:
+        result = simulate(state, shot)
+    except RuntimeError:
+        return False
+    return any(
+        isinstance(e, Pocketed) and e.ball == candidate.object_ball and e.pocket is candidate.pocket
+        for e in result.events
+    )
+
+
+def _variants(action: ShotAction) -> list[ShotAction]:
+    """The pot at other speeds and with follow or draw (for position and to avoid scratches)."""
+    shot = action.shot
+    return [
+        replace(action, shot=replace(shot, speed=min(shot.speed * factor, MAX_SPEED), b=b))
+        for factor in SPEED_FACTORS
+        for b in DRAW_FOLLOW
+    ]
