@@ -1,0 +1,117 @@
+"""``kinghill play``: two agents play one frame; a shot-by-shot commentary, and a replay."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kinghill.agents import UnknownAgentError, make_agent
+from kinghill.envs import ShotAction, Turn
+from kinghill.envs.replay import ReplayShot, write_replay
+from kinghill.envs.rules import Frame
+from kinghill.experiments.match import Decided, new_game, play_out, seeds
+from kinghill.experiments.tournament import MatchOptions, TournamentError
+
+REPLAY_FPS = 25.0
+"""Frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill play``."""
+    parser = subparsers.add_parser(
+        "play",
+        help="two agents play one frame: commentary of every ruling, and a GIF/MP4 replay",
+        description=(
+            "Agent A (player 0) breaks against agent B (player 1). One line per decision: the "
+            "shot and its call, the referee's ruling, the decision time. With --out, the frame's "
+            "shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg)."
+        ),
+        epilog="example: kinghill play heuristic search --seed 3 --out frame.gif",
+    )
+    parser.add_argument("agent_a", metavar="A", help="the breaker: random, heuristic, search, ...")
+    parser.add_argument("agent_b", metavar="B", help="the opponent, same names")
+    parser.add_argument("--seed", type=int, default=0, help="frame seed (default: 0)")
+    parser.add_argument("--out", type=Path, metavar="FILE", help="replay file, .gif or .mp4")
+    parser.add_argument(
+        "--noise",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="execution noise on the cue (default: on)",
+    )
+    parser.add_argument(
+        "--round", type=int, metavar="R", help="section 12 time control as in round R"
+    )
+    parser.add_argument(
+        "--max-shots", type=int, default=200, metavar="S", help="shot limit (default: 200)"
+    )
+    parser.add_argument(
+        "--width", type=int, default=800, metavar="PX", help="replay width (default: 800)"
+    )
+    return parser
+
+
+def describe(decided: Decided, names: tuple[str, str]) -> str:
+    """One commentary line: who decided, what they played, the ruling and the time taken."""
+    turn = decided.turn
+    who = f"player {turn.player} ({names[turn.player]})"
+    seconds = "" if turn.seconds is None else f" [{turn.seconds:.2f} s]"
+    if decided.error is not None:
+        return f"{who} gave no playable action ({decided.error}): {turn.ruling}{seconds}"
+    if turn.ruling is None:
+        return f"{turn}{seconds}"
+    played = ""
+    if isinstance(turn.action, ShotAction):
+        shot = turn.action.shot
+        call = "whites only" if turn.action.call is None else f"calls {turn.action.call}"
+        played = f"cue ball {shot.cue_ball} at {shot.speed:.2f} m/s, {call}: "
+    return f"{who}: {played}{turn.ruling}{seconds}"
+
+
+def scoreboard(frame: Frame, names: tuple[str, str]) -> str:
+    """The state of the frame in one line, for the replay's overlay."""
+    return " | ".join(
+        f"P{p} {names[p]}: {len(frame.credited[p])}/{frame.required[p]} whites, "
+        f"{frame.fouls[p]} foul{'s' if frame.fouls[p] != 1 else ''}"
+        for p in (0, 1)
+    )
+
+
+def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot | None:
+    """The replay of a played shot (None for a choice or a shot not played)."""
+    if turn.result is None or turn.ruling is None:
+        return None
+    return ReplayShot.from_result(turn.result, str(turn.ruling), (scoreboard(before, names),))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the frame, print the commentary, write the replay."""
+    names = (args.agent_a, args.agent_b)
+    if args.out is not None and args.out.suffix.lower() not in (".gif", ".mp4"):
+        print(f"kinghill play: error: --out must end in .gif or .mp4: {args.out}", file=sys.stderr)
+        return 2
+    try:
+        options = MatchOptions(round=args.round, noise=args.noise, max_shots=args.max_shots)
+        game_seed, seed_a, seed_b = seeds(args.seed)
+        agents = (make_agent(names[0], seed_a), make_agent(names[1], seed_b))
+    except (TournamentError, UnknownAgentError, OSError) as error:
+        print(f"kinghill play: error: {error}", file=sys.stderr)
+        return 2
+    game = new_game(options, trajectory_fps=REPLAY_FPS if args.out is not None else None)
+    game.reset(seed=game_seed, breaker=0)
+    shots: list[ReplayShot] = []
+    before = game.frame
+    for decided in play_out(game, agents):
+        print(describe(decided, names), flush=True)
+        shot = replay_shot(decided.turn, before, names)
+        if shot is not None:
+            shots.append(shot)
+        before = game.frame
+    print(game.frame.result)
+    if args.out is not None:
+        if not shots:
+            print("kinghill play: no shot was played, no replay written", file=sys.stderr)
+            return 1
+        path = write_replay(args.out, shots, game.spec, fps=REPLAY_FPS, width_px=args.width)
+        print(f"replay: {path}")
+    return 0
