@@ -29,6 +29,8 @@ import numpy as np
 ALGORITHMS = ("ppo", "sac")
 OPPONENTS = ("random", "heuristic", "search", "self")
 MONITOR_DIR = "monitor"
+MONITOR_KEYS = ("won", "physics_failures")
+"""Keys of the last ``info`` of an episode that ``Monitor`` logs (see :class:`FrameOutcome`)."""
 CURVE_FILE = "learning_curve.png"
 MODEL_FILE = "final.zip"
 MODEL_META = "final.json"
@@ -170,13 +172,18 @@ def make_training_env(config: TrainConfig, rank: int, in_worker: bool) -> gym.En
         import torch
 
         torch.set_num_threads(1)  # workers only run small opponent policies
-    env = make_sb3_env(config.action, opponent=_opponent(config), noise=config.noise)
-    env = FrameOutcome(PhysicsFailureTruncation(env))
+    env = make_sb3_env(config.action, opponent=training_opponent(config), noise=config.noise)
     monitor = Path(config.out) / MONITOR_DIR / str(rank)
-    return Monitor(env, str(monitor), info_keywords=("won", "physics_failures"))
+    return Monitor(training_guards(env), str(monitor), info_keywords=MONITOR_KEYS)
 
 
-def _opponent(config: TrainConfig) -> Any:
+def training_guards(env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
+    """``env`` with :class:`PhysicsFailureTruncation` and :class:`FrameOutcome` around it."""
+    return FrameOutcome(PhysicsFailureTruncation(env))
+
+
+def training_opponent(config: TrainConfig) -> Any:
+    """The opponent of one training env: the named agent, or the self-play pool."""
     if config.opponent == "self":
         from kinghill.experiments.selfplay import SnapshotPool, pool_folder
 

@@ -1,0 +1,70 @@
+"""Issue 4: PPO and SAC run a few hundred steps on each SB3 wrapper, with ``SubprocVecEnv``
+(2 workers) and with ``gymnasium.make_vec(..., vectorization_mode="async")``."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+from kinghill.experiments.train import TrainConfig, load_curve, make_model, make_vec_env
+from kinghill.experiments.vector import GymnasiumVecEnv
+
+STEPS = 256
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vectorization", ["sb3", "gymnasium"])
+@pytest.mark.parametrize("action", ["aim", "flat"])
+@pytest.mark.parametrize("algo", ["ppo", "sac"])
+def test_sb3_algorithm_runs_on_two_worker_vec_env(
+    tmp_path: Path, algo: str, action: str, vectorization: str
+) -> None:
+    config = TrainConfig(
+        out=tmp_path,
+        algo=algo,
+        action=action,
+        steps=STEPS,
+        envs=2,
+        vectorization=vectorization,
+        net=(16,),
+        n_steps=64,
+        batch_size=32,
+        progress=False,
+    )
+    env = make_vec_env(config)
+    try:
+        assert isinstance(env, SubprocVecEnv if vectorization == "sb3" else GymnasiumVecEnv)
+        model = make_model(config, env)
+        model.learn(total_timesteps=STEPS)
+        assert model.num_timesteps >= STEPS
+    finally:
+        env.close()
+    curve = load_curve(tmp_path / "monitor")
+    assert curve.episodes > 0  # both workers logged finished episodes
+    assert np.all(np.diff(curve.steps) > 0)
+
+
+def test_sb3_gymnasium_vec_hands_over_terminal_observation(tmp_path: Path) -> None:
+    """A finished env is reset within the step and its last observation is in the info."""
+    env = make_vec_env(TrainConfig(out=tmp_path, envs=2, vectorization="gymnasium"))
+    try:
+        env.seed(3)
+        obs = env.reset()
+        assert obs.shape == (2, *env.observation_space.shape)
+        ended = []
+        for _ in range(60):
+            obs, rewards, dones, infos = env.step(
+                np.stack([env.action_space.sample() for _ in range(2)])
+            )
+            assert rewards.shape == (2,)
+            for done, info in zip(dones, infos, strict=True):
+                if done:
+                    assert info["terminal_observation"].shape == env.observation_space.shape
+                    assert "episode" in info  # the Monitor's record of the finished episode
+                    ended.append(info)
+            if len(ended) >= 2:
+                break
+        assert ended, "no episode ended in 60 steps"
+    finally:
+        env.close()
