@@ -8,10 +8,11 @@ import numpy as np
 
 from kinghill.physics.cue import strike
 from kinghill.physics.names import N_BALLS
+from kinghill.physics.reference import run_fixed_step
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import NoiseModel, Shot
 from kinghill.physics.state import TableState
-from kinghill.physics.stepper import Run, run
+from kinghill.physics.stepper import Run, Table, run
 
 REFERENCE_STEP = 1.0 / 5000.0
 """Time step of the fixed-step reference mode (s)."""
@@ -35,7 +36,8 @@ def simulate(
     :param noise: execution noise applied to the shot before it is played (None: none).
     :param trajectory: also sample the balls' positions for rendering.
     :param trajectory_fps: sampling rate of the trajectory (frames per simulated second).
-    :param reference: the fixed-step (1/5000 s) reference mode, for benchmarks only.
+    :param reference: the fixed-step (1/5000 s) reference mode (:mod:`reference`), for the
+        benchmark only; slow, no trajectory.
     :raises ValueError: the cue ball is not on the table (nothing is simulated).
     """
     if not state.on_table[shot.cue_ball]:
@@ -47,15 +49,12 @@ def simulate(
         shot = noise.perturb(shot, rng if rng is not None else np.random.default_rng(), spec.radius)
     on = [bool(v) for v in state.on_table]
     pos = [(float(p[0]), float(p[1])) for p in state.positions]
-    result = run(
-        spec,
-        pos,
-        on,
-        shot.cue_ball,
-        strike(shot, spec.radius),
-        record_paths=trajectory,
-        reference_step=REFERENCE_STEP if reference else 0.0,
-    )
+    motion = strike(shot, spec.radius)
+    if reference:
+        result = run_fixed_step(Table.of(spec), pos, on, shot.cue_ball, motion, REFERENCE_STEP)
+        trajectory = False
+    else:
+        result = run(spec, pos, on, shot.cue_ball, motion, record_paths=trajectory)
     final = TableState(spec, np.array(result.positions), np.array(result.on_table))
     return ShotResult(
         shot=shot,

@@ -6,10 +6,6 @@ capture circle or the centre line, and for every pair when the balls touch (:mod
 to the earliest of these, resolves it (:mod:`resolve`) and re-plans only the balls it changed.
 Pymunk holds the static table (cushion noses, jaw tips and facings, pocket captures) and answers
 the broad phase: which of them a ball's swept box over its current phase can reach.
-
-``reference_step`` (e.g. 1/5000 s) turns on the fixed-step reference mode: contacts are then only
-noticed at multiples of the step, as a fixed-step integrator would notice them (the balls already
-overlapping), which shows what a variable step buys.
 """
 
 from __future__ import annotations
@@ -117,11 +113,10 @@ def run(
     *,
     record_paths: bool = False,
     record_energy: bool = False,
-    reference_step: float = 0.0,
 ) -> Run:
     """Play from ``positions`` with ``cue_ball`` given ``motion`` until every ball is at rest."""
     return _Loop(Table.of(spec), positions, on_table, record_paths, record_energy).play(
-        cue_ball, motion, reference_step
+        cue_ball, motion
     )
 
 
@@ -154,7 +149,6 @@ class _Loop:
         if record_paths:
             self.paths = [[] for _ in range(n)]
         self.energies: list[float] | None = [] if record_energy else None
-        self.quantum = 0.0
 
     # ---- motion ------------------------------------------------------------------------------
     def rebase(self, i: int, t: float) -> None:
@@ -293,10 +287,9 @@ class _Loop:
                     self.plan_pair(k, i, j, now)
 
     # ---- the loop ----------------------------------------------------------------------------
-    def play(self, cue_ball: int, motion: Motion, quantum: float) -> Run:
+    def play(self, cue_ball: int, motion: Motion) -> Run:
         i = cue_ball
         self.vx[i], self.vy[i], self.wx[i], self.wy[i], self.wz[i] = motion
-        self.quantum = quantum
         for b in range(N_BALLS):
             if self.on[b]:
                 self.start_phase(b)
@@ -318,8 +311,7 @@ class _Loop:
             tp = min(pair)
             if tp < ob[0]:
                 k = pair.index(tp)
-                t = self._quantise(tp, now)
-                now = t
+                t = now = tp
                 i, j = _PAIRS[k]
                 self.rebase(i, t)
                 self.rebase(j, t)
@@ -351,8 +343,6 @@ class _Loop:
                     self.rebase(b, t)
                     self.drop(b, data, events, t)
                     continue
-                t = self._quantise(t, now)
-                now = t
                 self.rebase(b, t)
                 self.bounce(b, data, events, t)
                 self.start_phase(b)
@@ -390,13 +380,6 @@ class _Loop:
         if self.paths is not None:
             self.paths[b].append((t, math.nan, math.nan, 0.0, 0.0, 0.0, 0.0))
 
-    def _quantise(self, t: float, now: float) -> float:
-        """Reference mode: contacts are only seen at the next multiple of the fixed step."""
-        q = self.quantum
-        if q == 0.0:
-            return t
-        return max(now, math.ceil(t / q) * q)
-
     def collide(self, i: int, j: int, events: list[Event], t: float) -> None:
         dx, dy = self.x[j] - self.x[i], self.y[j] - self.y[i]
         d = math.sqrt(dx * dx + dy * dy)
@@ -428,8 +411,8 @@ class _Loop:
                     self.vx[j] / self.t.cloth.radius,
                 )
             if self.pressing(i, j, nx, ny):
-                for b in (i, j):
-                    self.vx[b] = self.vy[b] = self.wx[b] = self.wy[b] = 0.0
+                for ball in (i, j):
+                    self.vx[ball] = self.vy[ball] = self.wx[ball] = self.wy[ball] = 0.0
 
     def pressing(self, i: int, j: int, nx: float, ny: float) -> bool:
         """Whether two touching rolling balls' decelerations would push them into each other."""
