@@ -35,6 +35,10 @@ ROLLING_FRACTION = 5.0 / 7.0
 ARRIVAL_SPEED = 0.5
 """Speed at which a potted ball should reach the pocket (m/s): margin for the cloth."""
 MAX_POT_SPEED = 6.0
+STRAIGHT_CUT = math.radians(15.0)
+"""Below this cut a rolling cue ball would follow the object ball toward the pocket..."""
+DRAW = -0.4
+"""...so such pots are played with this much draw (a fraction of R below centre)."""
 BASE_SIGMA = math.radians(0.1)
 """Direction spread of the object ball beyond the cue's aim noise (throw, tip noise), rad."""
 DEFAULT_NOISE = NoiseModel()
@@ -281,11 +285,12 @@ def _pot(
         return None
     speed = pot_speed(cue_path, object_path, cut)
     phi = angle_to(cue, cue_points[1])
+    draw = DRAW if cut < STRAIGHT_CUT else 0.0
     return PotCandidate(
         cue_ball,
         object_ball,
         pocket,
-        Shot(cue_ball, phi, speed),
+        Shot(cue_ball, phi, speed, b=draw),
         cut,
         cue_path,
         object_path,

@@ -15,14 +15,19 @@ ALGORITHMS = ("PPO", "SAC")
 
 
 def algorithm_of(path: Path) -> str | None:
-    """The algorithm a checkpoint was saved by, read from its ``data`` entry (None if unknown)."""
+    """The algorithm a checkpoint was saved by, read from its policy class (None if unknown):
+    SAC's policies live in ``stable_baselines3.sac``, PPO's actor-critic in ``common``."""
     try:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data"))
     except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return None
     module = str(data.get("policy_class", {}).get("__module__", ""))
-    return next((name for name in ALGORITHMS if f".{name.lower()}." in module), None)
+    if module.startswith("stable_baselines3.sac."):
+        return "SAC"
+    if module == "stable_baselines3.common.policies":
+        return "PPO"
+    return None
 
 
 def load_model(path: str | Path) -> Any:

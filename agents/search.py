@@ -28,6 +28,7 @@ from kinghill.envs.rules import Decision, Frame, apply, choose, judge
 from kinghill.physics import (
     COLOURED,
     MAX_SPEED,
+    MISCUE_LIMIT,
     WHITES,
     NoiseModel,
     Pocketed,
@@ -46,7 +47,8 @@ KICK_CANDIDATES = 3
 """How many doubles/kicks of whites are added."""
 SAFETY_CANDIDATES = 4
 SPEED_FACTORS = (0.8, 1.0, 1.4)
-DRAW_FOLLOW = (-0.3, 0.0, 0.3)
+SPIN_STEPS = (0.0, -0.3, 0.3)
+"""Changes of the tip's height tried on each pot: as planned, more draw, more follow."""
 WHITE_VALUE = 0.12
 """Value of a white credited (a frame won is 1)."""
 FOUL_VALUE = 0.3
@@ -228,7 +230,14 @@ def _variants(action: ShotAction) -> list[ShotAction]:
     """The pot at other speeds and with follow or draw (for position and to avoid scratches)."""
     shot = action.shot
     return [
-        replace(action, shot=replace(shot, speed=min(shot.speed * factor, MAX_SPEED), b=b))
+        replace(
+            action,
+            shot=replace(
+                shot,
+                speed=min(shot.speed * factor, MAX_SPEED),
+                b=min(max(shot.b + step, -MISCUE_LIMIT), MISCUE_LIMIT),
+            ),
+        )
         for factor in SPEED_FACTORS
-        for b in DRAW_FOLLOW
+        for step in SPIN_STEPS
     ]
