@@ -48,6 +48,10 @@ def first_circle_contact(
     hx, hy = 0.5 * ax, 0.5 * ay
     r2 = reach * reach
     f0 = dx * dx + dy * dy - r2
+    if f0 > 0.0:  # cheap exit: even closing head-on, the gap cannot close within the horizon
+        travel = (math.sqrt(vx * vx + vy * vy) + math.sqrt(hx * hx + hy * hy) * horizon) * horizon
+        if travel < math.sqrt(dx * dx + dy * dy) - reach:
+            return INF
     d1 = 2.0 * (dx * vx + dy * vy)  # f'(0)
     hx2 = 2.0 * (vx * vx + vy * vy + dx * ax + dy * ay)  # f''(0)
     if f0 <= 0.0 and (d1 < -APPROACH_EPS or (d1 <= APPROACH_EPS and hx2 < 0.0)):
@@ -66,17 +70,7 @@ def first_circle_contact(
     def df(t: float) -> float:
         return c1 + t * (2.0 * c2 + t * (3.0 * c3 + t * 4.0 * c4))
 
-    # pieces on which f' is monotone
-    cuts = [t for t in quadratic_roots(2.0 * c2, 6.0 * c3, 12.0 * c4) if 0.0 < t < horizon]
-    cuts.append(horizon)
-    # critical points of f: the sign changes of f' on each piece
-    crit: list[float] = []
-    ta, ga = 0.0, c1
-    for tb in cuts:
-        gb = df(tb)
-        if (ga < 0.0 < gb) or (ga > 0.0 > gb):
-            crit.append(_bracketed_root(df, ta, tb, ga))
-        ta, ga = tb, gb
+    crit = [t for t in _critical_points(c1, c2, c3, c4, df) if 0.0 < t < horizon]
     crit.append(horizon)
     ta, fa = 0.0, f0
     if f0 <= 0.0:  # touching and separating: the first piece rises; re-contact after it
@@ -91,6 +85,39 @@ def first_circle_contact(
             return _bracketed_root(f, ta, tb, fa)
         ta, fa = tb, fb
     return INF
+
+
+def _critical_points(c1: float, c2: float, c3: float, c4: float, df) -> list[float]:  # type: ignore[no-untyped-def]
+    """Real roots of f'(t) = c1 + 2 c2 t + 3 c3 t^2 + 4 c4 t^3, ascending (closed form, then one
+    Newton polish each)."""
+    if c4 <= 1e-18 * (abs(c3) + abs(c2) + abs(c1)):
+        return [r for r in quadratic_roots(c1, 2.0 * c2, 3.0 * c3)]
+    a = 0.75 * c3 / c4
+    b = 0.5 * c2 / c4
+    c = 0.25 * c1 / c4
+    p = b - a * a / 3.0
+    q = 2.0 * a * a * a / 27.0 - a * b / 3.0 + c
+    shift = -a / 3.0
+    disc = 0.25 * q * q + p * p * p / 27.0
+    if disc > 0.0:
+        sq = math.sqrt(disc)
+        u, v = -0.5 * q + sq, -0.5 * q - sq
+        roots = [math.copysign(abs(u) ** (1 / 3), u) + math.copysign(abs(v) ** (1 / 3), v) + shift]
+    elif p == 0.0:
+        roots = [shift]
+    else:
+        m = 2.0 * math.sqrt(-p / 3.0)
+        arg = max(-1.0, min(1.0, 3.0 * q / (p * m)))
+        th = math.acos(arg) / 3.0
+        roots = sorted(m * math.cos(th - 2.0 * math.pi * k / 3.0) + shift for k in range(3))
+    d2c = (2.0 * c2, 6.0 * c3, 12.0 * c4)
+    out = []
+    for r in roots:
+        d2 = d2c[0] + r * (d2c[1] + r * d2c[2])
+        if d2 != 0.0:
+            r -= df(r) / d2
+        out.append(r)
+    return out
 
 
 def _bracketed_root(g, ta: float, tb: float, ga: float) -> float:  # type: ignore[no-untyped-def]

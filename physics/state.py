@@ -44,12 +44,13 @@ class TableState:
         pos[~on] = np.nan
         object.__setattr__(self, "positions", _readonly(pos))
         object.__setattr__(self, "on_table", _readonly(on))
-        for ball in np.flatnonzero(on):
-            self._check_inside(int(ball), pos[ball])
+        xy = pos.tolist()
+        for ball in np.flatnonzero(on).tolist():
+            self._check_inside(ball, xy[ball])
         self._check_no_overlap()
 
     # ---- validation -------------------------------------------------------------------------
-    def _check_inside(self, ball: int, xy: np.ndarray) -> None:
+    def _check_inside(self, ball: int, xy: Sequence[float]) -> None:
         r, s = self.spec.radius, self.spec
         x, y = float(xy[0]), float(xy[1])
         if not (math.isfinite(x) and math.isfinite(y)):
@@ -61,11 +62,13 @@ class TableState:
             )
 
     def _check_no_overlap(self) -> None:
-        balls = np.flatnonzero(self.on_table)
+        balls = np.flatnonzero(self.on_table).tolist()
+        xy = self.positions.tolist()
         d2 = (2 * self.spec.radius - OVERLAP_TOLERANCE) ** 2
         for i, a in enumerate(balls):
+            ax, ay = xy[a]
             for b in balls[i + 1 :]:
-                dx, dy = self.positions[a] - self.positions[b]
+                dx, dy = ax - xy[b][0], ay - xy[b][1]
                 if dx * dx + dy * dy < d2:
                     raise ValueError(f"balls {a} and {b} overlap")
 
