@@ -141,20 +141,25 @@ def _clear(
     return True
 
 
-def rolling_speed_needed(distance: float, arrival: float) -> float:
-    """The initial speed of a ball struck at its centre that still rolls at ``arrival`` m/s after
-    ``distance`` m (sliding losses folded into the 5/7 rule)."""
-    return math.sqrt(arrival * arrival + 2 * ROLL_DECELERATION * distance) / ROLLING_FRACTION
+def rolling_fraction(b: float = 0.0) -> float:
+    """The share of its initial speed a cue ball keeps once it rolls, struck ``b`` R above
+    centre: 5/7 (1 + b) (the slip of the cue-tip model wears off under sliding friction)."""
+    return ROLLING_FRACTION * (1.0 + b)
+
+
+def rolling_speed_needed(distance: float, arrival: float, b: float = 0.0) -> float:
+    """The initial speed of a ball struck ``b`` R above centre that still rolls at ``arrival``
+    m/s after ``distance`` m (sliding losses folded into the rolling fraction)."""
+    return math.sqrt(arrival * arrival + 2 * ROLL_DECELERATION * distance) / rolling_fraction(b)
 
 
 def pot_speed(
-    cue_path: float, object_path: float, cut: float, arrival: float = ARRIVAL_SPEED
+    cue_path: float, object_path: float, cut: float, b: float = 0.0, arrival: float = ARRIVAL_SPEED
 ) -> float:
     """A cue speed that pots with margin: the object ball reaches the pocket at ``arrival``."""
     object_start = rolling_speed_needed(object_path, arrival)
     at_contact = object_start / (0.975 * math.cos(cut))
-    cue = math.sqrt(at_contact**2 + 2 * ROLL_DECELERATION * cue_path) / ROLLING_FRACTION
-    return min(cue, MAX_POT_SPEED)
+    return min(rolling_speed_needed(cue_path, at_contact, b), MAX_POT_SPEED)
 
 
 def pot_chance(
@@ -283,9 +288,9 @@ def _pot(
         chance *= 0.5  # cushion rebounds are not mirror-true: throw and the rail's grip
     if chance <= 0:
         return None
-    speed = pot_speed(cue_path, object_path, cut)
-    phi = angle_to(cue, cue_points[1])
     draw = DRAW if cut < STRAIGHT_CUT else 0.0
+    speed = pot_speed(cue_path, object_path, cut, draw)
+    phi = angle_to(cue, cue_points[1])
     return PotCandidate(
         cue_ball,
         object_ball,

@@ -49,18 +49,19 @@ def permitted_early(call: Call) -> bool:
 
 def legal_pots(view: FrameView) -> list[PotCandidate]:
     """The pots the player to move may make now, best first: whites while more are required
-    (5.5), the coloured ball called plain once they are in (6.1), and early doubles or abricols
-    of the coloured ball with a white cue ball that look makeable (8.1, R-early)."""
+    (5.5), the coloured ball called once they are in (6.1), and early doubles of the coloured
+    ball with a white cue ball that look makeable (8.1, R-early). Kicks (abricols) are left to
+    the search: off a real cushion the cue ball too often misses the object ball (R-fouls (a))."""
     state, frame = view.state, view.frame
     needed = frame.whites_needed(view.player)
     whites = [b for b in WHITES if state.on_table[b]]
     if not state.on_table[COLOURED]:
         return pots(state, whites, whites) if needed else []
     if needed == 0:
-        return pots(state, whites, [COLOURED], doubles=True, abricols=True)
+        return pots(state, whites, [COLOURED], doubles=True)
     early = [
         c
-        for c in pots(state, whites, [COLOURED], doubles=True, abricols=True)
+        for c in pots(state, whites, [COLOURED], doubles=True)
         if c.call is not None and permitted_early(c.call) and c.chance >= EARLY_CHANCE
     ]
     found = pots(state, whites, whites) + early
