@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from physics_support import state as table
 
 from kinghill.agents import HeuristicAgent, PolicyAgent, SearchAgent, make_agent
 from kinghill.agents.candidates import pocket_point
@@ -17,14 +18,6 @@ from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, TableSpec, T
 
 SPEC = TableSpec()
 R = SPEC.radius
-
-
-def table(balls: dict[int, tuple[float, float]]) -> TableState:
-    positions = np.full((8, 2), np.nan)
-    on = np.zeros(8, dtype=bool)
-    for ball, xy in balls.items():
-        positions[ball], on[ball] = xy, True
-    return TableState(SPEC, positions, on)
 
 
 def shot_view(state: TableState, credited: tuple[int, ...] = (), fouls: int = 0) -> FrameView:
