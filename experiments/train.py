@@ -56,6 +56,8 @@ class TrainConfig:
     :param batch_size: minibatch size.
     :param learning_rate: the optimiser's step size.
     :param noise: execution noise on the shots (both players).
+    :param torch_threads: threads of the learner's torch (small networks train fastest on one,
+        and the env workers need the other cores).
     :param progress: show SB3's progress bar.
     """
 
@@ -75,6 +77,7 @@ class TrainConfig:
     batch_size: int = 128
     learning_rate: float = 3e-4
     noise: bool = True
+    torch_threads: int = 1
     progress: bool = True
 
     def __post_init__(self) -> None:
@@ -86,8 +89,20 @@ class TrainConfig:
             raise ValueError(f"opponent must be one of {OPPONENTS} or policy:PATH")
         if self.vectorization not in ("sb3", "gymnasium"):
             raise ValueError("vectorization must be 'sb3' or 'gymnasium'")
-        if min(self.steps, self.envs, self.pool_size, self.refresh, self.n_steps) < 1:
-            raise ValueError("steps, envs, pool_size, refresh and n_steps must be positive")
+        if (
+            min(
+                self.steps,
+                self.envs,
+                self.pool_size,
+                self.refresh,
+                self.n_steps,
+                self.torch_threads,
+            )
+            < 1
+        ):
+            raise ValueError(
+                "steps, envs, pool_size, refresh, n_steps and torch_threads must be positive"
+            )
 
 
 @dataclass(frozen=True)
@@ -285,8 +300,11 @@ def _callbacks(config: TrainConfig) -> list[Any]:
 
 def train(config: TrainConfig) -> TrainResult:
     """Train as ``config`` says; save the model, its load note, the curve and ``run.json``."""
+    import torch
+
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(config.torch_threads)
     start = time.perf_counter()
     env = make_vec_env(config)
     try:
@@ -470,6 +488,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--n-steps", type=int, default=d.n_steps, help="PPO rollout per env")
     parser.add_argument("--batch-size", type=int, default=d.batch_size)
     parser.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    parser.add_argument(
+        "--torch-threads", type=int, default=d.torch_threads, help="learner threads (default: 1)"
+    )
     parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -495,6 +516,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch_size,
             learning_rate=args.learning_rate,
             noise=not args.no_noise,
+            torch_threads=args.torch_threads,
             progress=not args.no_progress and os.isatty(2),
         )
     except ValueError as error:
