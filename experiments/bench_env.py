@@ -58,7 +58,7 @@ def _play(steps: int, seed: int) -> _Run:
 
     env = KingOfTheHillEnv(opponent=opponent, breaker="random")
     mine = [space.sample() for _ in range(steps)]
-    game_module.simulate = timed_simulate  # type: ignore[attr-defined]
+    game_module.simulate = timed_simulate
     try:
         obs, info = env.reset(seed=seed)
         start = time.perf_counter()
@@ -68,7 +68,7 @@ def _play(steps: int, seed: int) -> _Run:
                 obs, info = env.reset()
         run.seconds = time.perf_counter() - start
     finally:
-        game_module.simulate = simulate  # type: ignore[attr-defined]
+        game_module.simulate = simulate
     return run
 
 
