@@ -50,7 +50,7 @@ class PotCandidate:
 
     ``double``: the cushion the object ball rebounds from; ``abricol``: the cushion the cue ball
     rebounds from first. ``cut`` is the cut angle (rad), ``cue_path`` and ``object_path`` the
-    distances the two balls travel (m).
+    distances the two balls travel (m), ``heading`` the direction the object ball must leave in.
     """
 
     cue_ball: int
@@ -61,6 +61,7 @@ class PotCandidate:
     cue_path: float
     object_path: float
     chance: float
+    heading: float
     double: Cushion | None = None
     abricol: Cushion | None = None
 
@@ -300,6 +301,7 @@ def _pot(
         cue_path,
         object_path,
         chance,
+        angle_to(obj, object_points[1]),
         double,
         abricol,
     )

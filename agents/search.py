@@ -30,8 +30,8 @@ from kinghill.physics import (
     MAX_SPEED,
     MISCUE_LIMIT,
     WHITES,
+    BallBall,
     NoiseModel,
-    Pocketed,
     Shot,
     TableState,
     simulate,
@@ -39,14 +39,21 @@ from kinghill.physics import (
 
 DEFAULT_BUDGET = 120
 """Simulations per decision by default (about 0.5 s on one core of the CI machine)."""
-CALIBRATION = tuple(math.radians(d) for d in (-0.6, -0.3, 0.0, 0.3, 0.6))
-"""Aim offsets tried without noise to centre a pot's aim on the pocket (throw correction)."""
+CALIBRATION_STEP = math.radians(0.05)
+"""First aim change of the calibration's secant (rad)."""
+CALIBRATION_STEPS = 2
+CALIBRATION_TOLERANCE = math.radians(0.05)
+"""A departure this close to the heading needs no correction (rad)."""
+MAX_CALIBRATION = math.radians(3.0)
+"""A correction larger than this means the model does not fit the shot: keep the plain aim."""
+DEPARTURE_FPS = 30.0
+"""Sampling rate of the trajectories that measure the object ball's departure."""
 POT_CANDIDATES = 5
 """How many of the heuristic's best pots are calibrated and varied."""
 KICK_CANDIDATES = 3
 """How many doubles/kicks of whites are added."""
 SAFETY_CANDIDATES = 4
-SPEED_FACTORS = (0.8, 1.0, 1.4)
+SPEED_FACTORS = (1.0, 1.4)
 SPIN_STEPS = (0.0, -0.3, 0.3)
 """Changes of the tip's height tried on each pot: as planned, more draw, more follow."""
 WHITE_VALUE = 0.12
@@ -180,8 +187,9 @@ class SearchAgent:
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """Pots (calibrated, with variants), doubles and kicks of whites, and safeties."""
         found: list[ShotAction] = []
-        for candidate in legal_pots(view)[:POT_CANDIDATES]:
-            found.extend(_variants(self._calibrated(view.state, candidate)))
+        for pot in legal_pots(view)[:POT_CANDIDATES]:
+            for variant in _variants(pot_action(pot)):
+                found.append(self._calibrated(view.state, variant, pot))
         found.extend(pot_action(c) for c in self._kicks(view)[:KICK_CANDIDATES])
         for safety in safety_actions(view)[:SAFETY_CANDIDATES]:
             for factor in (1.0, 1.5):
@@ -200,30 +208,51 @@ class SearchAgent:
             if c.double is not None or c.abricol is not None
         ]
 
-    def _calibrated(self, state: TableState, candidate: PotCandidate) -> ShotAction:
-        """The pot with its aim moved to the middle of the offsets that pot it without noise."""
-        action = pot_action(candidate)
-        hits = [
-            offset
-            for offset in CALIBRATION
-            if _pots(state, replace(action.shot, phi=action.shot.phi + offset), candidate)
-        ]
-        if not hits:
-            return action
-        offset = (min(hits) + max(hits)) / 2
-        return replace(action, shot=replace(action.shot, phi=action.shot.phi + offset))
+    def _calibrated(self, state: TableState, action: ShotAction, pot: PotCandidate) -> ShotAction:
+        """``action`` with its aim corrected so that, played exactly, the object ball leaves on
+        the pot's heading: two secant steps on the simulated departure (this corrects throw)."""
+        phi, step = action.shot.phi, CALIBRATION_STEP
+        error = _heading_error(state, replace(action.shot, phi=phi), pot)
+        for _ in range(CALIBRATION_STEPS):
+            if error is None or abs(error) < CALIBRATION_TOLERANCE:
+                break
+            moved = _heading_error(state, replace(action.shot, phi=phi + step), pot)
+            if moved is None or moved == error:
+                break
+            step = -error * step / (moved - error)
+            if abs(step) > MAX_CALIBRATION:
+                break
+            phi = phi + step
+            error = _heading_error(state, replace(action.shot, phi=phi), pot)
+        return replace(action, shot=replace(action.shot, phi=phi))
 
 
-def _pots(state: TableState, shot: Shot, candidate: PotCandidate) -> bool:
-    """Whether ``shot`` played exactly drops the candidate's object ball in its pocket."""
+def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:
+    """How far (rad) the object ball's departure, played exactly, misses the pot's heading;
+    None when the object ball is not struck cleanly first."""
     try:
-        result = simulate(state, shot)
+        result = simulate(state, shot, trajectory=True, trajectory_fps=DEPARTURE_FPS)
     except RuntimeError:
-        return False
-    return any(
-        isinstance(e, Pocketed) and e.ball == candidate.object_ball and e.pocket is candidate.pocket
-        for e in result.events
-    )
+        return None
+    ball = pot.object_ball
+    touches = [e for e in result.events if ball in _balls_of(e)]
+    if not touches or not isinstance(touches[0], BallBall) or result.trajectory is None:
+        return None
+    start = touches[0].t
+    end = touches[1].t if len(touches) > 1 else result.duration
+    times = result.trajectory.times
+    moving = np.flatnonzero((times > start) & (times < end))
+    if len(moving) < 2:
+        return None
+    (x0, y0), (x1, y1) = result.trajectory.positions[[moving[0], moving[-1]], ball]
+    return math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi)
+
+
+def _balls_of(event: object) -> tuple[int, ...]:
+    if isinstance(event, BallBall):
+        return (event.a, event.b)
+    ball = getattr(event, "ball", None)
+    return () if ball is None else (ball,)
 
 
 def _variants(action: ShotAction) -> list[ShotAction]:
