@@ -245,7 +245,11 @@ def algorithm(name: str) -> Any:
 
 
 def make_model(config: TrainConfig, env: Any) -> Any:
-    """A fresh PPO or SAC model on ``env`` with the run's network and step sizes."""
+    """A fresh PPO or SAC model on ``env`` with the run's network and step sizes (and the
+    process's torch threads set to ``config.torch_threads``)."""
+    import torch
+
+    torch.set_num_threads(config.torch_threads)
     common: dict[str, Any] = {
         "learning_rate": config.learning_rate,
         "batch_size": config.batch_size,
@@ -300,11 +304,8 @@ def _callbacks(config: TrainConfig) -> list[Any]:
 
 def train(config: TrainConfig) -> TrainResult:
     """Train as ``config`` says; save the model, its load note, the curve and ``run.json``."""
-    import torch
-
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(config.torch_threads)
     start = time.perf_counter()
     env = make_vec_env(config)
     try:
