@@ -58,6 +58,8 @@ class TrainConfig:
     :param noise: execution noise on the shots (both players).
     :param torch_threads: threads of the learner's torch (small networks train fastest on one,
         and the env workers need the other cores).
+    :param init: start from this saved model (same algo and action) instead of a fresh one,
+        e.g. to go on against a stronger opponent; its hyperparameters are kept.
     :param progress: show SB3's progress bar.
     """
 
@@ -78,6 +80,7 @@ class TrainConfig:
     learning_rate: float = 3e-4
     noise: bool = True
     torch_threads: int = 1
+    init: Path | None = None
     progress: bool = True
 
     def __post_init__(self) -> None:
@@ -250,6 +253,10 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     import torch
 
     torch.set_num_threads(config.torch_threads)
+    if config.init is not None:
+        model = algorithm(config.algo).load(config.init, env=env, device="cpu")
+        model.set_random_seed(config.seed)
+        return model
     common: dict[str, Any] = {
         "learning_rate": config.learning_rate,
         "batch_size": config.batch_size,
@@ -492,6 +499,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--torch-threads", type=int, default=d.torch_threads, help="learner threads (default: 1)"
     )
+    parser.add_argument(
+        "--init", type=Path, metavar="ZIP", help="start from this saved model (same --algo)"
+    )
     parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -518,6 +528,7 @@ def run(args: argparse.Namespace) -> int:
             learning_rate=args.learning_rate,
             noise=not args.no_noise,
             torch_threads=args.torch_threads,
+            init=args.init,
             progress=not args.no_progress and os.isatty(2),
         )
     except ValueError as error:

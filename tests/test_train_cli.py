@@ -30,6 +30,14 @@ def test_train_writes_model_checkpoint_and_learning_curve(tmp_path: Path) -> Non
     assert run["config"]["steps"] == 256
     assert run["result"]["episodes"] > 0
 
+    again = tmp_path / "again"  # a run can go on from a saved model
+    status = main(
+        ["train", "--out", str(again), "--init", str(out / "final.zip"), "--steps", "64",
+         "--envs", "1", "--checkpoint-every", "0", "--no-progress"]
+    )  # fmt: skip
+    assert status == 0
+    assert (again / "final.zip").exists()
+
 
 @pytest.mark.slow
 def test_train_self_play_refreshes_the_pool(tmp_path: Path) -> None:
