@@ -1,6 +1,7 @@
 """Built-in agents play legal, sensible shots: the break (4.2), calls only when permitted (6.1,
 R-early), never more whites than required (5.6), the 10.4 choice, safeties without R-fouls."""
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -138,6 +139,14 @@ def test_search_pots_the_coloured_ball_to_win() -> None:
     assert isinstance(action, ShotAction) and action.call is not None
     result = simulate(state, action.shot)
     assert judge(view.frame, action.shot.cue_ball, action.call, result.events).legal_colour_pot
+
+
+def test_search_with_a_time_budget_decides_in_about_that_time() -> None:
+    state = table({COLOURED: (1.0, 0.9), **HANGER, **FAR})
+    start = time.perf_counter()
+    action = SearchAgent(0, time_budget=0.2).act(shot_view(state))
+    assert isinstance(action, ShotAction)
+    assert time.perf_counter() - start < 3.0  # the budget, plus one simulation per candidate
 
 
 def test_search_is_deterministic_given_its_seed() -> None:

@@ -22,6 +22,8 @@ def test_built_in_names_build_their_agents() -> None:
     assert isinstance(default, SearchAgent)
     small = make_agent("search:7", 1)
     assert isinstance(small, SearchAgent) and small.budget == 7
+    timed = make_agent("search:0.5s", 1)
+    assert isinstance(timed, SearchAgent) and timed.time_budget == 0.5
     for name in ("random", "heuristic", "search", "search:7"):
         assert isinstance(make_agent(name, None), Agent)
 
@@ -30,7 +32,9 @@ def test_random_agent_is_the_environments_random_opponent() -> None:
     assert issubclass(RandomAgent, RandomOpponent)
 
 
-@pytest.mark.parametrize("name", ["randomm", "search:0", "search:x", "policy", "heuristic:2", ""])
+@pytest.mark.parametrize(
+    "name", ["randomm", "search:0", "search:x", "search:-1s", "policy", "heuristic:2", ""]
+)
 def test_unknown_names_list_the_known_ones(name: str) -> None:
     with pytest.raises(UnknownAgentError) as error:
         make_agent(name, 0)
