@@ -201,7 +201,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     # ---- look-ahead and replays ---------------------------------------------------------------
     def snapshot(self) -> GameSnapshot:
-        """The frame and table as they are, for :meth:`restore` (look-ahead, search)."""
+        """The frame, the table and the noise generator as they are, for :meth:`restore`
+        (look-ahead, search); an opponent's own random state is not part of it."""
         return self.game.snapshot()
 
     def restore(self, snap: GameSnapshot) -> None:
