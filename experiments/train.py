@@ -5,9 +5,10 @@ The learner plays against a built-in agent (random, heuristic, search, ``policy:
 (:mod:`kinghill.experiments.selfplay`). Environments run in worker processes; every episode is
 logged by SB3's ``Monitor`` under ``DIR/monitor``, from which the learning curve is drawn.
 
-Outputs in ``DIR``: ``final.zip`` (the model) with ``final.json`` (how to load it), checkpoints
-under ``checkpoints/``, logs under ``tb/`` (TensorBoard when it is installed, CSV always),
-``learning_curve.png`` and ``run.json`` (configuration, wall time, last curve values).
+Outputs in ``DIR``: ``final.zip`` (the model; ``interrupted.zip`` after Ctrl-C) with
+``final.json`` (how to load it), checkpoints under ``checkpoints/``, logs under ``tb/``
+(TensorBoard when it is installed, CSV always), ``learning_curve.png`` and ``run.json``
+(configuration, wall time, last curve values).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ MONITOR_KEYS = ("won", "physics_failures")
 CURVE_FILE = "learning_curve.png"
 MODEL_FILE = "final.zip"
 MODEL_META = "final.json"
+INTERRUPTED_FILE = "interrupted.zip"
 
 
 @dataclass(frozen=True)
@@ -322,9 +324,15 @@ def train(config: TrainConfig) -> TrainResult:
             from kinghill.experiments.selfplay import save_snapshot
 
             save_snapshot(model, out, 0)  # the pool is never empty
-        model.learn(
-            total_timesteps=config.steps, callback=_callbacks(config), progress_bar=config.progress
-        )
+        try:
+            model.learn(
+                total_timesteps=config.steps,
+                callback=_callbacks(config),
+                progress_bar=config.progress,
+            )
+        except KeyboardInterrupt:
+            model.save(out / INTERRUPTED_FILE)  # what was learnt so far is kept
+            raise
         model.save(out / MODEL_FILE)
     finally:
         env.close()
