@@ -33,6 +33,7 @@ from kinghill.physics import (
     BallBall,
     NoiseModel,
     Shot,
+    ShotResult,
     TableState,
     simulate,
 )
@@ -176,9 +177,8 @@ class SearchAgent:
 
     def _score(self, view: FrameView, action: ShotAction) -> float:
         """One noisy outcome of ``action``, valued for the player to move."""
-        try:
-            result = simulate(view.state, action.shot, self.rng, noise=self.noise)
-        except RuntimeError:  # the physics gave up on this shot
+        result = _simulate(view.state, action.shot, self.rng, self.noise)
+        if result is None:
             return SIMULATION_FAILED
         ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
         frame, state = apply(view.frame, ruling, result.final)
@@ -230,9 +230,8 @@ class SearchAgent:
 def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:
     """How far (rad) the object ball's departure, played exactly, misses the pot's heading;
     None when the object ball is not struck cleanly first."""
-    try:
-        result = simulate(state, shot, trajectory=True, trajectory_fps=DEPARTURE_FPS)
-    except RuntimeError:
+    result = _simulate(state, shot, trajectory_fps=DEPARTURE_FPS)
+    if result is None:
         return None
     ball = pot.object_ball
     touches = [e for e in result.events if ball in _balls_of(e)]
@@ -246,6 +245,28 @@ def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | 
         return None
     (x0, y0), (x1, y1) = result.trajectory.positions[[moving[0], moving[-1]], ball]
     return math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi)
+
+
+def _simulate(
+    state: TableState,
+    shot: Shot,
+    rng: np.random.Generator | None = None,
+    noise: NoiseModel | None = None,
+    trajectory_fps: float | None = None,
+) -> ShotResult | None:
+    """``simulate``, or None where the physics fails on the shot (it gives up, or leaves a ball
+    off the playing area): a look-ahead must not take the agent down."""
+    try:
+        return simulate(
+            state,
+            shot,
+            rng,
+            noise=noise,
+            trajectory=trajectory_fps is not None,
+            trajectory_fps=trajectory_fps or 60.0,
+        )
+    except (RuntimeError, ValueError):
+        return None
 
 
 def _balls_of(event: object) -> tuple[int, ...]:
