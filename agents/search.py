@@ -39,7 +39,8 @@ from kinghill.physics import (
 )
 
 DEFAULT_BUDGET = 120
-"""Simulations per decision by default (about 0.5 s on one core of the CI machine)."""
+"""Noisy simulations per decision by default, besides the exact ones that calibrate the pots'
+aim (3-5 per pot variant); about 0.5 s a decision on a busy 2-core machine."""
 CALIBRATION_STEP = math.radians(0.05)
 """First aim change of the calibration's secant (rad)."""
 CALIBRATION_STEPS = 2
