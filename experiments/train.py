@@ -462,7 +462,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser = subparsers.add_parser(
         "train",
         help="train a PPO or SAC agent (against built-in agents or by self-play)",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        description=(
+            "PPO or SAC on the aim-assisted (or flat) env against a built-in agent, a saved "
+            "policy, or by self-play against a pool of its own frozen snapshots. Writes "
+            "DIR/final.zip, DIR/checkpoints/, DIR/tb/ (CSV; TensorBoard when installed), "
+            "DIR/monitor/, DIR/learning_curve.png and DIR/run.json."
+        ),
         epilog="example: kinghill train --algo ppo --opponent random --steps 20000 --out runs/ppo",
     )
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="run folder")
