@@ -16,6 +16,9 @@ TIME_TOL = 1e-13
 """Absolute tolerance of contact times (s)."""
 APPROACH_EPS = 1e-12
 """Closing rates below this count as not approaching (touching balls at rest)."""
+PRESS_EPS = 1e-12
+"""Second derivatives of the squared gap (m^2/s^2) above ``-PRESS_EPS`` do not press touching
+bodies together: far above the rounding of ``D . A`` (~1e-16 m^2/s^2), far below any real press."""
 
 
 def quadratic_roots(c0: float, c1: float, c2: float) -> tuple[float, ...]:
@@ -54,7 +57,7 @@ def first_circle_contact(
             return INF
     d1 = 2.0 * (dx * vx + dy * vy)  # f'(0)
     hx2 = 2.0 * (vx * vx + vy * vy + dx * ax + dy * ay)  # f''(0)
-    if f0 <= 0.0 and (d1 < -APPROACH_EPS or (d1 <= APPROACH_EPS and hx2 < 0.0)):
+    if f0 <= 0.0 and (d1 < -APPROACH_EPS or (d1 <= APPROACH_EPS and hx2 < -PRESS_EPS)):
         return 0.0  # touching and closing in, or pressed together by the accelerations
     # f'(t) = c1 + 2 c2 t + 3 c3 t^2 + 4 c4 t^3 ; f''(t) = 2 c2 + 6 c3 t + 12 c4 t^2
     c4 = hx * hx + hy * hy
@@ -73,12 +76,18 @@ def first_circle_contact(
     crit = [t for t in _critical_points(c1, c2, c3, c4, df) if 0.0 < t < horizon]
     crit.append(horizon)
     ta, fa = 0.0, f0
-    if f0 <= 0.0:  # touching and separating: the first piece rises; re-contact after it
-        ta = crit[0]
-        fa = f(ta)
-        if fa <= 0.0 and ta < horizon:
-            return ta
-        crit = crit[1:]
+    if f0 <= 0.0:
+        # touching, separating or sliding past: while f stays <= 0 (rounding) the balls are
+        # still in the contact just resolved; a minimum there is not a new contact, a maximum is
+        # where they turn back in (pressed); otherwise re-contact comes after f has risen
+        while fa <= 0.0:
+            if not crit:
+                return INF
+            ta = crit.pop(0)
+            fa = f(ta)
+            d2 = 2.0 * c2 + ta * (6.0 * c3 + 12.0 * c4 * ta)
+            if fa <= 0.0 and ta < horizon and d2 < -PRESS_EPS:
+                return ta
     for tb in crit:
         fb = f(tb)
         if fb <= 0.0 < fa:

@@ -17,7 +17,13 @@ from typing import Any
 import pymunk
 
 from kinghill.physics.cloth import RESTING, ROLLING, SLIDING, Cloth
-from kinghill.physics.detect import INF, first_circle_contact, first_gap_closure, quadratic_roots
+from kinghill.physics.detect import (
+    INF,
+    TIME_TOL,
+    first_circle_contact,
+    first_gap_closure,
+    quadratic_roots,
+)
 from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Pocketed
 from kinghill.physics.geometry import TableGeometry
 from kinghill.physics.names import N_BALLS, Cushion, Pocket
@@ -28,7 +34,10 @@ from kinghill.physics.spec import TableSpec
 PUSH_SPEED = 1e-3
 """Closing speed (m/s) under which a contact is a push rather than an impact: the sliding
 ball(s) are brought to their rolling state at once and the balls leave with a common normal
-speed (both only remove energy), instead of an endless train of ever smaller impacts."""
+speed (both only remove energy), instead of an endless train of ever smaller impacts. A ball
+touching a cushion or jaw this slowly leans on it (:meth:`_Loop.lean`)."""
+EDGE_TOLERANCE = 1e-12
+"""A ball at rest this far (m) beyond the playing area's edge is still on it (rounding)."""
 MAX_EVENTS = 20000
 """Safety cap on events per shot (a real shot has a few hundred at most)."""
 
@@ -69,8 +78,9 @@ class Table:
         self.space.add(*self.targets)
 
     def on_playing_area(self, x: float, y: float) -> bool:
-        """Whether a ball's centre at (x, y) lies over the playing area (not in a mouth)."""
-        r, s = self.cloth.radius, self.spec
+        """Whether a ball's centre at (x, y) lies over the playing area (not in a mouth), up to
+        the rounding that :class:`TableState` accepts."""
+        r, s = self.cloth.radius - EDGE_TOLERANCE, self.spec
         return r <= x <= s.length - r and r <= y <= s.width - r
 
     def nearest_pocket(self, x: float, y: float) -> Pocket:
@@ -190,6 +200,18 @@ class _Loop:
             self.box[i] = _swept_box(x, y, self.vx[i], self.vy[i], ax, ay, dur)
         if self.paths is not None:
             self.paths[i].append((self.t0[i], x, y, self.vx[i], self.vy[i], ax, ay))
+
+    def settle(self, i: int, events: list[Event], t: float) -> None:
+        """Start ball i's new phase; a ball come to rest over a pocket mouth drops in."""
+        self.start_phase(i)
+        if self.phase[i] == RESTING and not self.t.on_playing_area(self.x[i], self.y[i]):
+            self.drop(i, self.t.nearest_pocket(self.x[i], self.y[i]), events, t)
+
+    def stop(self, i: int, events: list[Event], t: float) -> None:
+        """Bring ball i to rest where it is (side spin goes on decaying)."""
+        self.vx[i] = self.vy[i] = self.wx[i] = self.wy[i] = 0.0
+        if self.on[i]:
+            self.settle(i, events, t)
 
     def end_phase(self, i: int) -> None:
         """Snap the state exactly onto the next phase at the end of the current one."""
@@ -316,9 +338,14 @@ class _Loop:
                 self.rebase(i, t)
                 self.rebase(j, t)
                 self.collide(i, j, events, t)
-                self.start_phase(i)
-                self.start_phase(j)
+                self.settle(i, events, t)
+                self.settle(j, events, t)
                 self.replan((i, j), t)
+                if pair[k] <= t + TIME_TOL:
+                    # still closing after the response (a press the rules above missed): stop
+                    self.stop(i, events, t)
+                    self.stop(j, events, t)
+                    self.replan((i, j), t)
             else:
                 t, kind, data = ob
                 if t == INF:
@@ -326,13 +353,8 @@ class _Loop:
                 now = t
                 if kind == _PHASE:
                     self.end_phase(b)
-                    self.start_phase(b)
-                    if self.phase[b] == RESTING and not self.t.on_playing_area(
-                        self.x[b], self.y[b]
-                    ):
-                        self.drop(b, self.t.nearest_pocket(self.x[b], self.y[b]), events, t)
-                    else:
-                        self.replan((b,), t)
+                    self.settle(b, events, t)
+                    self.replan((b,), t)
                     continue
                 if kind == _CENTRE:
                     events.append(CentreLine(b, t))
@@ -345,8 +367,12 @@ class _Loop:
                     continue
                 self.rebase(b, t)
                 self.bounce(b, data, events, t)
-                self.start_phase(b)
+                self.settle(b, events, t)
                 self.replan((b,), t)
+                if own[b][0] <= t + TIME_TOL and own[b][2] == data:
+                    # still pressed into the same cushion or jaw after the response: it stops
+                    self.stop(b, events, t)
+                    self.replan((b,), t)
             if self.energies is not None:
                 self.energies.append(self.energy(now))
         duration = max(
@@ -439,9 +465,26 @@ class _Loop:
             d = math.sqrt(dx * dx + dy * dy)
             nx, ny = dx / d, dy / d
         events.append(BallCushion(i, Cushion(cushion), t))
+        vn = self.vx[i] * nx + self.vy[i] * ny
+        if vn > -PUSH_SPEED:
+            self.lean(i, nx, ny, vn)
+            return
         m = (self.vx[i], self.vy[i], self.wx[i], self.wy[i], self.wz[i])
         m = (self.t.jaw if jaw else self.t.ball_cushion).solve(nx, ny, m)
         self.vx[i], self.vy[i], self.wx[i], self.wy[i], self.wz[i] = m
+
+    def lean(self, i: int, nx: float, ny: float, vn: float) -> None:
+        """A touch slower than ``PUSH_SPEED`` (a ball resting on or running along a cushion): the
+        cushion takes the inward normal speed and, if cloth friction would drive the ball on into
+        it, the spin that does so; the ball runs along the cushion instead of an endless train of
+        ever smaller bounces. Both only remove energy."""
+        self.vx[i] -= vn * nx
+        self.vy[i] -= vn * ny
+        # slip u = v - R (w x z); its normal part is now -R (w . t), t = (-ny, nx)
+        wt = -ny * self.wx[i] + nx * self.wy[i]
+        if wt < 0.0:  # slip away from the cushion: cloth friction pushes the ball into it
+            self.wx[i] += wt * ny
+            self.wy[i] -= wt * nx
 
     def energy(self, t: float) -> float:
         """Total kinetic energy per unit mass at time t (diagnostic; nothing is moved)."""

@@ -6,7 +6,15 @@ import math
 
 import numpy as np
 
-from kinghill.physics import Shot, TableSpec, TableState
+from kinghill.physics import (
+    BallBall,
+    BallCushion,
+    CentreLine,
+    Pocketed,
+    Shot,
+    TableSpec,
+    TableState,
+)
 from kinghill.physics.cue import strike
 from kinghill.physics.stepper import Run, run
 
@@ -63,3 +71,30 @@ def angle_deg(v: tuple[float, float], w: tuple[float, float]) -> float:
     """Unsigned angle between two vectors, degrees."""
     c = (v[0] * w[0] + v[1] * w[1]) / (math.hypot(*v) * math.hypot(*w))
     return math.degrees(math.acos(max(-1.0, min(1.0, c))))
+
+
+def check_log(events: list, on_before: list[bool], on_after: list[bool]) -> None:
+    """The log is time-ordered, of the four event types, and names only balls on the table;
+    exactly the pocketed balls leave it."""
+    times = [e.t for e in events]
+    assert times == sorted(times), "log not time-ordered"
+    gone: set[int] = set()
+    for e in events:
+        balls = (e.a, e.b) if isinstance(e, BallBall) else (e.ball,)
+        assert isinstance(e, (BallBall, BallCushion, Pocketed, CentreLine))
+        for b in balls:
+            assert on_before[b], "event for a ball that was not on the table"
+            assert b not in gone, "event for a pocketed ball"
+        if isinstance(e, Pocketed):
+            gone.add(e.ball)
+    for b in range(8):
+        assert on_after[b] == (on_before[b] and b not in gone)
+
+
+def assert_physical(out: Run, on_before: list[bool], shot: object = None) -> None:
+    """Every ball ends on the playing area without overlap (TableState checks), the log is
+    consistent, and kinetic energy (``record_energy`` runs) never rises between events."""
+    TableState(SPEC, np.array(out.positions), np.array(out.on_table))
+    check_log(out.events, on_before, out.on_table)
+    e = out.energies
+    assert all(b <= a * (1 + 1e-9) + 1e-12 for a, b in zip(e, e[1:], strict=False)), shot

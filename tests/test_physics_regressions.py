@@ -1,0 +1,199 @@
+"""Regressions: exact layouts and shots (as played) that once stuck or broke the engine.
+
+Each was found by playing real frames or frame-like layouts (spotted rows touching the rear
+cushion and each other, balls frozen to cushions, racks); each must now finish with the balls on
+the playing area, no energy gained and a consistent log.
+"""
+
+import math
+
+import pytest
+from physics_support import SPEC, R, assert_physical, layout
+
+from kinghill.physics import BallBall, BallCushion, Pocketed, Shot, TableState
+from kinghill.physics.cue import strike
+from kinghill.physics.resolve.ball_ball import BallBallModel
+from kinghill.physics.resolve.ball_cushion import BallCushionModel
+from kinghill.physics.stepper import Run, run
+
+Balls = dict[int, tuple[float, float]]
+RACK: Balls = {b: (float(x), float(y)) for b, (x, y) in enumerate(TableState.rack().positions)}
+"""The rack (0.1 mm gaps; white 1 on the house line)."""
+ROW = [(x, 0.8875) for x in (3.516, 3.448, 3.38, 3.312, 3.2439999999999998, 3.1759999999999997)]
+"""Whites spotted in a row from the rear cushion, exactly touching it and each other (as the
+referee's spotting computes them)."""
+SPOTTED_ROW: Balls = {0: (2.6624999999999996, 0.8875)} | dict(
+    zip((4, 3, 5, 6, 2, 1), ROW, strict=True)
+)
+"""The coloured ball on the rear spot, six whites in the row."""
+RACK_WITH_SPOTTED: Balls = RACK | dict(zip((2, 3, 4, 7), ROW[:4], strict=True))
+FROZEN_ON_LONG_CUSHION: Balls = {
+    0: (0.3364461959101811, 0.8875),
+    1: (0.13301602994673675, 0.034),
+    2: (0.20101602994673676, 0.034),
+    3: (0.2690160299467368, 0.034),
+}
+"""Three whites touching each other and the right-front cushion."""
+BROKEN_RACK: Balls = {b: p for b, p in RACK.items() if b != 1} | {
+    2: (2.993140668405274, 1.540023184407316)
+}
+"""A real frame's position (noisy shots between): the rack with two whites gone."""
+ON_MIDDLE_MOUTH: Balls = {
+    0: (2.5497314634884405, 0.8875),
+    1: (1.6481152890916415, 0.034),
+    2: (1.7161152890916416, 0.034),
+    3: (1.7841152890916416, 0.034),
+}
+"""Three whites touching on the right long cushion, the last one over the middle pocket's mouth."""
+
+
+def play(balls: Balls, shot: Shot) -> Run:
+    pos, on = layout(balls)
+    out = run(SPEC, pos, on, shot.cue_ball, strike(shot, R), record_energy=True)
+    assert_physical(out, on, shot)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("balls", "shot"),
+    [
+        (
+            SPOTTED_ROW,
+            Shot(
+                2,
+                0.016000881182656322,
+                5.467601868451961,
+                -0.33977420928029967,
+                -0.16956835800614137,
+            ),
+        ),
+        (
+            RACK_WITH_SPOTTED,
+            Shot(
+                4, 4.924775453460612, 3.2868621320623905, -0.20166760060680095, 0.4352466454614538
+            ),
+        ),
+        (
+            FROZEN_ON_LONG_CUSHION,
+            Shot(
+                1, 0.004299978040189412, 7.991065956016332, 0.3867959695649557, 0.2184493020532544
+            ),
+        ),
+        (
+            BROKEN_RACK,
+            Shot(
+                6,
+                1.3095359915518452,
+                2.2042760878040872,
+                -0.005355892481112079,
+                0.01412427686340899,
+            ),
+        ),
+        (
+            RACK | {1: (0.05274899129454107, 0.9950478100259843)},
+            Shot(
+                1,
+                -0.04117285011817216,
+                1.621258909249484,
+                0.002494352054847115,
+                -0.006663728770595743,
+            ),
+        ),
+        (
+            RACK | {1: (0.16272204061840007, 1.0101771537797921)},
+            Shot(
+                1,
+                -0.0487014529135968,
+                1.5845562403595022,
+                -0.017470725401124987,
+                0.0029482472199621698,
+            ),
+        ),
+    ],
+)
+def test_touching_balls_sliding_past_each_other_do_not_stick(balls: Balls, shot: Shot) -> None:
+    """Two touching balls moving apart sideways (the gap's minimum at the contact, rounding below
+    zero) are not a new contact at every instant: the shot ends (once: event cap exceeded).
+    Layouts: spotted rows, a frozen row on a cushion, and real frames (two soft breaks, a
+    broken rack), each with the shot as played."""
+    out = play(balls, shot)
+    assert len(out.events) < 500
+
+
+def test_cue_ball_struck_from_inside_the_rack_finishes() -> None:
+    """The earlier cluster repro (coloured ball struck out of the rack, exact shot)."""
+    out = play(
+        RACK | {1: (1.0120927364645473, 0.5581048976374601)},
+        Shot(0, 2.7635673190201073, 1.9654869109392168, 0.0640726163983345, -0.46842217445373535),
+    )
+    assert len(out.events) < 500
+
+
+def test_ball_driven_into_a_cushion_by_its_spin_runs_along_it() -> None:
+    """A ball touching a cushion whose slip drives it into the cushion leans on it and runs
+    along it, instead of an endless train of nanometre bounces (once: event cap exceeded)."""
+    balls = {
+        0: (2.5862829984833877, 0.8875),
+        1: (1.0899774188090796, 1.7409999999999999),
+        2: (1.1579774188090797, 1.7409999999999999),
+    }
+    out = play(
+        balls,
+        Shot(1, 0.007041228532835509, 7.604482343703253, 0.33792958425717606, 0.3122935180574781),
+    )
+    assert len(out.events) < 500
+
+
+@pytest.mark.parametrize(
+    ("shot", "pocketed"),
+    [
+        (
+            Shot(
+                0, -2.2748752837195947, 0.666482461236801, -0.28860325673251447, 0.21015167462272133
+            ),
+            [3],
+        ),
+        (
+            Shot(
+                3, 3.1620502598336357, 3.5902894415562603, 0.31381006124357796, 0.17133384744978533
+            ),
+            [3],
+        ),
+    ],
+)
+def test_ball_stopped_over_a_pocket_mouth_drops(shot: Shot, pocketed: list[int]) -> None:
+    """A ball brought to rest by a press (not at the end of its roll) with its centre over a
+    pocket mouth drops into the pocket like one that rolled to a stop there (once: it stayed in the
+    mouth and the final state was invalid)."""
+    out = play(ON_MIDDLE_MOUTH, shot)
+    assert [e.ball for e in out.events if isinstance(e, Pocketed)] == pocketed
+
+
+def test_spinning_ball_at_a_jaw_tip_does_not_chatter() -> None:
+    """A ball all but stopped at a jaw tip, still sliding on its spin along the tip's tangent, is
+    not pressed into it by the rounding of ``D . A`` (once: event cap exceeded)."""
+    balls = {0: (2.6624999999999996, 0.8875), 1: (3.448, 0.8875), 2: (3.516, 0.8875)}
+    shot = Shot(2, 3.7708572094619424, 3.7720866804759674, 0.313188132018009, -0.31838522432219674)
+    out = play(balls, shot)
+    assert len(out.events) < 500
+
+
+def test_a_response_that_leaves_balls_closing_stops_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Last resort against any stuck contact: if a response leaves a pair still closing (here a
+    ball-ball model that does nothing), both balls stop where they touch; nothing loops."""
+    monkeypatch.setattr(BallBallModel, "solve", lambda self, nx, ny, a, b: (a, b))
+    out = play({1: (1.0, 0.8875), 2: (1.5, 0.8875)}, Shot(1, 0.0, 3.0))
+    assert [type(e) for e in out.events] == [BallBall]
+    assert out.positions[1][0] == pytest.approx(1.5 - 2 * R)
+    assert out.positions[2] == (1.5, 0.8875)
+
+
+def test_a_response_that_leaves_a_ball_in_a_cushion_stops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same guarantee for cushions (a cushion model that does nothing): the ball stops on
+    the cushion instead of touching it again and again at the same instant."""
+    monkeypatch.setattr(BallCushionModel, "solve", lambda self, nx, ny, ball: ball)
+    out = play({1: (1.0, 0.8875)}, Shot(1, math.pi / 2, 3.0))
+    assert [type(e) for e in out.events] == [BallCushion]
+    assert out.positions[1][1] == pytest.approx(SPEC.width - R)
