@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from stable_baselines3 import PPO
 
-from kinghill.envs import ShotAction
+from kinghill.envs import ChoiceAction, ShotAction
 from kinghill.envs.wrappers import make_sb3_env
 from kinghill.experiments.selfplay import SnapshotPool, save_snapshot, snapshots
 
@@ -44,5 +44,5 @@ def test_selfplay_snapshot_opponent_plays_a_frame(tmp_path: Path, model: PPO) ->
     _, info = env.reset(seed=2)
     assert pool.current is not None
     assert info["turns"]  # the snapshot broke
-    view = env.unwrapped.game.view(1)
-    assert isinstance(pool.act(view), ShotAction)
+    game = env.unwrapped.game
+    assert isinstance(pool.act(game.view(game.to_move)), ShotAction | ChoiceAction)
