@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 import kinghill.envs  # noqa: F401  (registers the env)
 import kinghill.envs.game as game_module
@@ -143,13 +143,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m kinghill.experiments.bench_env")
-    sub = parser.add_subparsers()
-    add_parser(sub)
-    raise SystemExit(run(parser.parse_args(["bench-env", *__import__("sys").argv[1:]])))
-
-
 if __name__ == "__main__":
-    np.seterr(all="ignore")
-    main()
+    from kinghill.experiments.cli import main
+
+    raise SystemExit(main(["bench-env", *sys.argv[1:]]))

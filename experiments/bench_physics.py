@@ -241,12 +241,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m kinghill.experiments.bench_physics")
-    sub = parser.add_subparsers()
-    add_parser(sub)
-    raise SystemExit(run(parser.parse_args(["bench-physics", *sys.argv[1:]])))
-
-
 if __name__ == "__main__":
-    main()
+    from kinghill.experiments.cli import main
+
+    raise SystemExit(main(["bench-physics", *sys.argv[1:]]))
