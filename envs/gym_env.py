@@ -235,10 +235,13 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             start = time.perf_counter()
             try:
                 decision = self._decide(game.view())
-                seconds = time.perf_counter() - start
-                turn = game.play(decision, seconds)
-            except Exception as error:  # an opponent's failure is charged by the rules
-                turn = game.forfeit(f"{type(error).__name__}: {error}")
+            except Exception as error:  # the opponent failed to decide: charged by the rules
+                turns.append(self._record(game.forfeit(f"{type(error).__name__}: {error}")))
+                continue
+            try:
+                turn = game.play(decision, time.perf_counter() - start)
+            except ValueError as error:  # its action does not fit the position: likewise
+                turn = game.forfeit(f"invalid action: {error}")
             turns.append(self._record(turn))
         return turns
 

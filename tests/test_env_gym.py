@@ -178,3 +178,10 @@ def test_frame_replay_written_as_gif(tmp_path: Any) -> None:
     path = env.save_replay(tmp_path / "frame.gif")
     frames = iio.imread(path)
     assert frames.ndim == 4 and frames.shape[0] > 10 and frames.shape[3] in (3, 4)
+
+
+def test_opponent_returning_garbage_is_charged_a_foul() -> None:
+    env = _make(opponent=lambda view: "not an action", breaker="opponent")
+    obs, info = env.reset(seed=1)
+    assert obs["fouls"][1] == 1
+    assert "invalid action" in info["turns"][0]
