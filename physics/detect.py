@@ -17,8 +17,9 @@ TIME_TOL = 1e-13
 APPROACH_EPS = 1e-12
 """Closing rates below this count as not approaching (touching balls at rest)."""
 PRESS_EPS = 1e-12
-"""Second derivatives of the squared gap (m^2/s^2) above ``-PRESS_EPS`` do not press touching
-bodies together: far above the rounding of ``D . A`` (~1e-16 m^2/s^2), far below any real press."""
+"""Curvatures of a gap (a cushion gap's acceleration, m/s^2; a squared ball gap's second
+derivative, m^2/s^2) above ``-PRESS_EPS`` do not press touching bodies together: far above
+rounding (~1e-16), far below any real press."""
 
 
 def quadratic_roots(c0: float, c1: float, c2: float) -> tuple[float, ...]:
@@ -35,9 +36,11 @@ def quadratic_roots(c0: float, c1: float, c2: float) -> tuple[float, ...]:
 
 
 def first_gap_closure(s0: float, s1: float, s2: float, horizon: float) -> float:
-    """First t in [0, horizon] at which the gap ``s0 + s1 t + s2 t^2`` reaches 0 while closing."""
-    if s0 <= 0.0:
-        return 0.0 if s1 < -APPROACH_EPS else INF
+    """First t in [0, horizon] at which the gap ``s0 + s1 t + s2 t^2`` reaches 0 while closing
+    (at once if touching and closing in or pressed in; a ball leaving a cushion that its
+    acceleration brings back meets it again at the later root)."""
+    if s0 <= 0.0 and (s1 < -APPROACH_EPS or (s1 <= APPROACH_EPS and s2 < -PRESS_EPS)):
+        return 0.0
     for t in quadratic_roots(s0, s1, s2):
         if 0.0 <= t <= horizon and s1 + 2.0 * s2 * t < 0.0:
             return t

@@ -197,3 +197,14 @@ def test_a_response_that_leaves_a_ball_in_a_cushion_stops_it(
     out = play({1: (1.0, 0.8875)}, Shot(1, math.pi / 2, 3.0))
     assert [type(e) for e in out.events] == [BallCushion]
     assert out.positions[1][1] == pytest.approx(SPEC.width - R)
+
+
+def test_ball_leaving_a_cushion_that_its_spin_brings_back_meets_it_again() -> None:
+    """A ball touching a cushion, moving off it with spin that drives it back, bounces when it
+    returns (at t = 2 v / (mu_s g)), not through the cushion (once: a touching start hid the
+    return and the ball sank into the cushion until its slide ended)."""
+    pos, on = layout({1: (1.0, R)})
+    out = run(SPEC, pos, on, 1, (0.0, 0.2, 2.0 / R, 0.0, 0.0), record_energy=True)
+    assert_physical(out, on)
+    assert isinstance(out.events[0], BallCushion)
+    assert out.events[0].t == pytest.approx(2 * 0.2 / (SPEC.mu_slide * SPEC.gravity), rel=1e-9)
