@@ -287,13 +287,16 @@ def encode_observation(view: FrameView) -> dict[str, Any]:
     state, frame, me = view.state, view.frame, view.player
     other = 1 - me
     spec = state.spec
-    balls = np.nan_to_num(state.positions / np.array([spec.length, spec.width]), nan=0.0)
+    on = state.on_table
+    balls = np.zeros((N_BALLS, 2), np.float32)
+    balls[on] = state.positions[on] / (spec.length, spec.width)
+    np.clip(balls, 0.0, 1.0, out=balls)
     return {
-        "balls": balls.clip(0, 1).astype(np.float32),
-        "on_table": state.on_table.astype(np.int8),
+        "balls": balls,
+        "on_table": on.astype(np.int8),
         "credited": np.array([len(frame.credited[me]), len(frame.credited[other])], np.int64),
         "required": np.array([frame.required[me], frame.required[other]], np.int64),
-        "fouls": np.minimum(np.array([frame.fouls[me], frame.fouls[other]], np.int64), 2),
+        "fouls": np.array([min(frame.fouls[me], 2), min(frame.fouls[other], 2)], np.int64),
         "decision": np.int64(DECISIONS.index(frame.decision)),
         "extension": np.array(
             [not frame.extension_used[me], not frame.extension_used[other]], np.int8

@@ -139,6 +139,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._renderer: TableRenderer | None = None
         self._window: HumanWindow | None = None
         self._last_ruling = ""
+        self._last_mine = ""
         self._replay: list[ReplayShot] = []
         self._resets = 0
         self._obs_time = time.perf_counter()
@@ -152,7 +153,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.game.reset(seed=int(self.np_random.integers(2**63 - 1)), breaker=breaker)
         reseed(self.opponent, self.np_random)
         self._replay = []
-        self._last_ruling = ""
+        self._last_ruling = self._last_mine = ""
         turns = self._opponent_turns()
         return self._observe(), self._info(turns)
 
@@ -167,6 +168,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         else:
             check_action(self._actions, action)
             decision = decode_action(action, self.game.view(LEARNER))
+        self._last_mine = ""
         turns = [self._record(self.game.play(decision, seconds))]
         turns += self._opponent_turns()
         frame = self.game.frame
@@ -247,7 +249,10 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     def _record(self, turn: Turn) -> Turn:
         if turn.ruling is not None:
-            self._last_ruling = f"P{turn.player}: {turn.ruling}"
+            text = str(turn.ruling)
+            self._last_ruling = f"P{turn.player}: {text}"
+            if turn.player == LEARNER:
+                self._last_mine = text
             if turn.result is not None and turn.result.trajectory is not None:
                 self._replay.append(
                     ReplayShot(turn.result.trajectory, self._last_ruling, (self._scoreline(),))
@@ -259,9 +264,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return encode_observation(self.game.view(LEARNER))
 
     def _info(self, turns: list[Turn]) -> dict[str, Any]:
-        mine = [t for t in turns if t.player == LEARNER and t.ruling is not None]
         return {
-            "ruling": str(mine[-1].ruling) if mine else "",
+            "ruling": self._last_mine,
             "turns": [str(t) for t in turns],
             "rulings": [(t.player, t.ruling) for t in turns if t.ruling is not None],
             "events": [t.result.events for t in turns if t.result is not None],
