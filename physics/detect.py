@@ -3,8 +3,9 @@ paths, found from the closed-form gap functions rather than by stepping.
 
 - ball-cushion line: the signed gap ``s(t) = s0 + s1 t + s2 t^2`` is quadratic;
 - ball-ball and ball-jaw-tip: ``f(t) = |D + V t + A t^2 / 2|^2 - S^2`` is quartic; it is cut at
-  its critical points (via the roots of f'', then f' on each monotone piece) and the first piece
-  where f falls through zero is bracketed and solved, so a graze is never stepped over.
+  its critical points (the roots of f', in closed form) and the first piece where f falls
+  through zero is bracketed and solved, so a graze is never stepped over; a graze or a slide
+  past within rounding of touching is not a contact.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ TIME_TOL = 1e-13
 """Absolute tolerance of contact times (s)."""
 APPROACH_EPS = 1e-12
 """Closing rates below this count as not approaching (touching balls at rest)."""
+GRAZE_EPS = 1e-15
+"""A squared gap (m^2) whose minimum dips below zero by less than this only grazes (a
+penetration of ~1e-14 m, rounding): no contact."""
 PRESS_EPS = 1e-12
 """Curvatures of a gap (a cushion gap's acceleration, m/s^2; a squared ball gap's second
 derivative, m^2/s^2) above ``-PRESS_EPS`` do not press touching bodies together: far above
@@ -78,22 +82,21 @@ def first_circle_contact(
 
     crit = [t for t in _critical_points(c1, c2, c3, c4, df) if 0.0 < t < horizon]
     crit.append(horizon)
+    # Walk the monotone pieces. While f stays <= 0 (rounding) the bodies are still in the
+    # contact just resolved, or in a graze: a minimum there is no new contact, a maximum is where
+    # they turn back in (pressed). Otherwise the first fall through zero is the contact.
     ta, fa = 0.0, f0
-    if f0 <= 0.0:
-        # touching, separating or sliding past: while f stays <= 0 (rounding) the balls are
-        # still in the contact just resolved; a minimum there is not a new contact, a maximum is
-        # where they turn back in (pressed); otherwise re-contact comes after f has risen
-        while fa <= 0.0:
-            if not crit:
-                return INF
-            ta = crit.pop(0)
-            fa = f(ta)
-            d2 = 2.0 * c2 + ta * (6.0 * c3 + 12.0 * c4 * ta)
-            if fa <= 0.0 and ta < horizon and d2 < -PRESS_EPS:
-                return ta
+    touching = f0 <= 0.0
     for tb in crit:
         fb = f(tb)
-        if fb <= 0.0 < fa:
+        if fb > 0.0:
+            touching = False
+        elif touching:
+            if tb < horizon and 2.0 * c2 + tb * (6.0 * c3 + 12.0 * c4 * tb) < -PRESS_EPS:
+                return tb
+        elif fb > -GRAZE_EPS and tb < horizon and c2 + tb * (3.0 * c3 + 6.0 * c4 * tb) > 0.0:
+            touching = True  # a minimum within rounding of touching: a graze
+        else:
             return _bracketed_root(f, ta, tb, fa)
         ta, fa = tb, fb
     return INF

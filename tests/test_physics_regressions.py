@@ -208,3 +208,19 @@ def test_ball_leaving_a_cushion_that_its_spin_brings_back_meets_it_again() -> No
     assert_physical(out, on)
     assert isinstance(out.events[0], BallCushion)
     assert out.events[0].t == pytest.approx(2 * 0.2 / (SPEC.mu_slide * SPEC.gravity), rel=1e-9)
+
+
+def test_follow_through_a_frozen_ball_graze_is_no_contact() -> None:
+    """A cue ball with follow driving on behind a frozen object ball along a cushion: after a
+    push the two slide past each other within rounding of touching, which is not a new contact
+    (once: detected as one at once, the last-resort stop froze both balls at 0.6 m/s)."""
+    balls = {
+        0: (1.427420768015141, 0.8875),
+        1: (0.7466961451761621, 0.034),
+        2: (0.8146961451761621, 0.034),
+        3: (0.8826961451761621, 0.034),
+    }
+    shot = Shot(3, 3.1468325733600273, 7.887917397105878, -0.34531775424057776, 0.18580176808860713)
+    out = play(balls, shot)
+    assert out.positions[2][0] < 0.7
+    assert not out.on_table[3] or out.positions[3][0] < 0.7
