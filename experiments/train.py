@@ -30,7 +30,7 @@ import numpy as np
 ALGORITHMS = ("ppo", "sac")
 OPPONENTS = ("random", "heuristic", "search", "self")
 MONITOR_DIR = "monitor"
-MONITOR_KEYS = ("won", "physics_failures")
+MONITOR_KEYS = ("won",)
 """Keys of the last ``info`` of an episode that ``Monitor`` logs (see :class:`FrameOutcome`)."""
 CURVE_FILE = "learning_curve.png"
 MODEL_FILE = "final.zip"
@@ -120,49 +120,19 @@ class TrainResult:
     episodes: int
     final_reward_mean: float
     final_win_rate: float
-    physics_failures: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 # ---- environments --------------------------------------------------------------------------
-class PhysicsFailureTruncation(gym.Wrapper[Any, Any, Any, Any]):
-    """Ends an episode as truncated (reward 0) when the physics raises on the learner's shot,
-    instead of killing a long run; each failure is counted in ``info["physics_failure"]``.
-
-    The physics reports a stuck simulation as ``RuntimeError("physics: ...")``; any other
-    exception propagates.
-    """
-
-    def __init__(self, env: gym.Env[Any, Any]) -> None:
-        super().__init__(env)
-        self._last_obs: Any = None
-
-    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        obs, info = self.env.reset(**kwargs)
-        self._last_obs = obs
-        return obs, info
-
-    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
-        try:
-            obs, reward, terminated, truncated, info = self.env.step(action)
-        except RuntimeError as error:
-            if not str(error).startswith("physics:"):
-                raise
-            return self._last_obs, 0.0, False, True, {"physics_failure": str(error)}
-        self._last_obs = obs
-        return obs, reward, terminated, truncated, info
-
-
 class FrameOutcome(gym.Wrapper[Any, Any, Any, Any]):
-    """Puts ``won`` (1 for a frame won by the learner, else 0) and ``physics_failures`` in the
-    last ``info`` of an episode, for the ``Monitor`` log and the learning curve."""
+    """Puts ``won`` (1 for a frame won by the learner, else 0) in the last ``info`` of an
+    episode, for the ``Monitor`` log and the learning curve."""
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
         if terminated or truncated:
             frame = self.env.unwrapped.game.frame  # type: ignore[attr-defined]
             info["won"] = float(frame.winner == 0)
-            info["physics_failures"] = float("physics_failure" in info)
         return obs, reward, terminated, truncated, info
 
 
@@ -182,7 +152,7 @@ def make_opponent(name: str, seed: int | None = None) -> Any:
 
 
 def make_training_env(config: TrainConfig, rank: int, in_worker: bool) -> gym.Env[Any, Any]:
-    """Env ``rank`` of a run: the SB3 wrapper, the run's opponent, outcome and failure guards,
+    """Env ``rank`` of a run: the SB3 wrapper, the run's opponent, the outcome record,
     and a ``Monitor`` writing ``DIR/monitor/<rank>.monitor.csv``."""
     from stable_baselines3.common.monitor import Monitor
 
@@ -198,8 +168,8 @@ def make_training_env(config: TrainConfig, rank: int, in_worker: bool) -> gym.En
 
 
 def training_guards(env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
-    """``env`` with :class:`PhysicsFailureTruncation` and :class:`FrameOutcome` around it."""
-    return FrameOutcome(PhysicsFailureTruncation(env))
+    """``env`` with :class:`FrameOutcome` around it."""
+    return FrameOutcome(env)
 
 
 def training_opponent(config: TrainConfig) -> Any:
@@ -347,7 +317,6 @@ def train(config: TrainConfig) -> TrainResult:
         episodes=curve.episodes,
         final_reward_mean=curve.last_reward_mean,
         final_win_rate=curve.last_win_rate,
-        physics_failures=curve.physics_failures,
     )
     record = {"config": _jsonable(asdict(config)), "result": _jsonable(asdict(result))}
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
@@ -381,7 +350,6 @@ class Curve:
     steps: np.ndarray
     reward_mean: np.ndarray
     win_rate: np.ndarray
-    physics_failures: int
 
     @property
     def episodes(self) -> int:
@@ -408,12 +376,10 @@ def load_curve(monitor_dir: Path, window: int = 200) -> Curve:
         return np.array([float(row.get(key) or 0.0) for row in rows])
 
     steps = np.cumsum(column("l"))
-    failures = column("physics_failures")
     return Curve(
         steps=steps,
         reward_mean=_running_mean(column("r"), window),
         win_rate=_running_mean(column("won"), window),
-        physics_failures=int(failures.sum()),
     )
 
 
