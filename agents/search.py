@@ -33,7 +33,6 @@ from kinghill.physics import (
     BallBall,
     NoiseModel,
     Shot,
-    ShotResult,
     TableState,
     simulate,
 )
@@ -64,8 +63,6 @@ FOUL_VALUE = 0.3
 """Cost of a foul that does not lose the frame (the opponent's 10.4 choice, one foul from 10.5)."""
 POSITION_VALUE = 0.35
 """Weight of the best pot chance of whoever shoots next."""
-SIMULATION_FAILED = -2.0
-"""Score of a simulation the physics could not finish: never chosen when anything else works."""
 
 
 def _best_chance(state: TableState, frame: Frame, player: int) -> float:
@@ -178,9 +175,7 @@ class SearchAgent:
 
     def _score(self, view: FrameView, action: ShotAction) -> float:
         """One noisy outcome of ``action``, valued for the player to move."""
-        result = _simulate(view.state, action.shot, self.rng, self.noise)
-        if result is None:
-            return SIMULATION_FAILED
+        result = simulate(view.state, action.shot, self.rng, noise=self.noise)
         ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
         frame, state = apply(view.frame, ruling, result.final)
         return position_value(frame, state, view.player)
@@ -231,9 +226,7 @@ class SearchAgent:
 def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:
     """How far (rad) the object ball's departure, played exactly, misses the pot's heading;
     None when the object ball is not struck cleanly first."""
-    result = _simulate(state, shot, trajectory_fps=DEPARTURE_FPS)
-    if result is None:
-        return None
+    result = simulate(state, shot, trajectory=True, trajectory_fps=DEPARTURE_FPS)
     ball = pot.object_ball
     touches = [e for e in result.events if ball in _balls_of(e)]
     if not touches or not isinstance(touches[0], BallBall) or result.trajectory is None:
@@ -246,28 +239,6 @@ def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | 
         return None
     (x0, y0), (x1, y1) = result.trajectory.positions[[moving[0], moving[-1]], ball]
     return math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi)
-
-
-def _simulate(
-    state: TableState,
-    shot: Shot,
-    rng: np.random.Generator | None = None,
-    noise: NoiseModel | None = None,
-    trajectory_fps: float | None = None,
-) -> ShotResult | None:
-    """``simulate``, or None where the physics fails on the shot (it gives up, or leaves a ball
-    off the playing area): a look-ahead must not take the agent down."""
-    try:
-        return simulate(
-            state,
-            shot,
-            rng,
-            noise=noise,
-            trajectory=trajectory_fps is not None,
-            trajectory_fps=trajectory_fps or 60.0,
-        )
-    except (RuntimeError, ValueError):
-        return None
 
 
 def _balls_of(event: object) -> tuple[int, ...]:

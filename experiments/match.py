@@ -63,7 +63,7 @@ def play_out(game: Game, agents: Sequence[Agent]) -> Iterator[Decided]:
         seconds = time.perf_counter() - start
         try:
             turn = game.play(action, seconds)
-        except Exception as error:  # garbage, an illegal shot, or a shot the table cannot play
+        except ValueError as error:  # garbage, or a shot that does not fit the position
             yield Decided(game.forfeit(_describe(error), seconds), _describe(error))
             continue
         yield Decided(turn)
