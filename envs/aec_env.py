@@ -12,7 +12,6 @@ from pettingzoo.utils import wrappers
 from kinghill.envs.actions import Action, ChoiceAction, ShotAction
 from kinghill.envs.encoding import (
     action_space,
-    check_action,
     cue_ball_mask,
     decode_action,
     encode_observation,
@@ -112,7 +111,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         if isinstance(action, ShotAction | ChoiceAction):
             decision: Action = action
         else:
-            check_action(self._action_space, action)
+            self._action_space.check(action)
             decision = decode_action(action, view)
         turn = self.game.play(decision)
         self._cumulative_rewards[agent] = 0.0

@@ -54,12 +54,60 @@ ACTION_DOC = """\
 
 class ActionSpace(spaces.Dict):
     """The ``Dict`` action space; ``sample(mask)`` also takes the observation's cue-ball mask
-    (an int8 array of 8), as PettingZoo's and Gymnasium's masked sampling pass it."""
+    (an int8 array of 8), as PettingZoo's and Gymnasium's masked sampling pass it, and
+    :meth:`check` names the key of an action that is outside the space."""
+
+    def __init__(self, entries: dict[str, spaces.Space[Any]]) -> None:
+        super().__init__(entries)
+        self._limits: dict[str, tuple[float, float]] = {}
+        for key, sub in self.spaces.items():
+            if isinstance(sub, spaces.Box):
+                self._limits[key] = (float(sub.low.min()), float(sub.high.max()))
+            elif isinstance(sub, spaces.MultiDiscrete):
+                self._limits[key] = (0.0, float(sub.nvec.max()) - 1)
 
     def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
         if isinstance(mask, np.ndarray):
             mask = {key: None for key in self.spaces} | {"cue_ball": mask.astype(np.int8)}
         return super().sample(mask=mask, probability=probability)
+
+    def check(self, action: Any) -> None:
+        """Raise ``ValueError`` naming the key that is outside the space (NaN, shape, range).
+
+        Plain Python comparisons per entry: ``contains`` on the whole ``Dict`` costs more than
+        the rest of an env step's bookkeeping.
+        """
+        if not isinstance(action, dict):
+            raise ValueError(
+                f"action must be a dict with keys {sorted(self.spaces)}, got {action!r}"
+            )
+        missing = self.spaces.keys() - action.keys()
+        if missing:
+            raise ValueError(f"action is missing keys {sorted(missing)}")
+        for key, sub in self.spaces.items():
+            value = action[key]
+            if isinstance(sub, spaces.Discrete):
+                ok = _is_int(value) and 0 <= int(value) < int(sub.n)
+            else:
+                arr = np.asarray(value)
+                kind = arr.dtype.kind
+                numbers = arr.ravel().tolist()
+                if kind == "f" and not all(math.isfinite(v) for v in numbers):
+                    raise ValueError(f"action[{key!r}] holds NaN or infinity: {value!r}")
+                low, high = self._limits[key]
+                kinds = "fiu" if isinstance(sub, spaces.Box) else "iu"
+                ok = arr.shape == sub.shape and kind in kinds
+                ok = ok and low <= min(numbers) and max(numbers) <= high
+            if not ok:
+                raise ValueError(f"action[{key!r}] = {value!r} is outside {sub}")
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return True
+    return isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu"
 
 
 def action_space() -> ActionSpace:
@@ -77,50 +125,6 @@ def action_space() -> ActionSpace:
             "extension": spaces.Discrete(2),
         }
     )
-
-
-def check_action(space: spaces.Dict, action: Any) -> None:
-    """Raise ``ValueError`` naming the key that is outside ``space`` (NaN, shape, range).
-
-    Checks each entry by its space's kind with plain comparisons (``Space.contains`` on a whole
-    ``Dict`` costs more than the rest of an env step's bookkeeping).
-    """
-    if not isinstance(action, dict):
-        raise ValueError(f"action must be a dict with keys {sorted(space.spaces)}, got {action!r}")
-    missing = space.spaces.keys() - action.keys()
-    if missing:
-        raise ValueError(f"action is missing keys {sorted(missing)}")
-    for key, sub in space.spaces.items():
-        value = action[key]
-        if isinstance(sub, spaces.Discrete):
-            ok = _is_int(value) and 0 <= int(value) < int(sub.n)
-        else:
-            arr = np.asarray(value)
-            if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-                raise ValueError(f"action[{key!r}] holds NaN or infinity: {value!r}")
-            if isinstance(sub, spaces.Box):
-                ok = (
-                    arr.shape == sub.shape
-                    and arr.dtype.kind in "fiu"
-                    and bool((arr >= sub.low).all() and (arr <= sub.high).all())
-                )
-            else:  # MultiDiscrete
-                assert isinstance(sub, spaces.MultiDiscrete)
-                ok = (
-                    arr.shape == sub.shape
-                    and arr.dtype.kind in "iu"
-                    and bool((arr >= 0).all() and (arr < sub.nvec).all())
-                )
-        if not ok:
-            raise ValueError(f"action[{key!r}] = {value!r} is outside {sub}")
-
-
-def _is_int(value: Any) -> bool:
-    if isinstance(value, (bool, np.bool_)):
-        return False
-    if isinstance(value, (int, np.integer)):
-        return True
-    return isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu"
 
 
 def decode_action(action: dict[str, Any], view: FrameView) -> Action:

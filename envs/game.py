@@ -92,13 +92,14 @@ class Game:
         self.no_cushion_foul = no_cushion_foul
         self.trajectory_fps = trajectory_fps
         self.rng = np.random.default_rng()
+        self._rack = TableState.rack(self.spec)
         self.reset(breaker=0)
 
     def reset(self, seed: int | None = None, breaker: int = 0) -> None:
         """Rack the balls and start a new frame with ``breaker`` to break."""
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        self.state = TableState.rack(self.spec)
+        self.state = self._rack  # immutable: every frame starts from the same rack
         self.frame = Frame.new(
             required=self.required,
             breaker=breaker,

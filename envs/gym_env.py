@@ -14,7 +14,6 @@ from kinghill.envs.encoding import (
     ACTION_DOC,
     OBSERVATION_DOC,
     action_space,
-    check_action,
     cue_ball_mask,
     decode_action,
     encode_observation,
@@ -166,7 +165,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if isinstance(action, ShotAction | ChoiceAction):
             decision: Action = action
         else:
-            check_action(self._actions, action)
+            self._actions.check(action)
             decision = decode_action(action, self.game.view(LEARNER))
         self._last_mine = ""
         turns = [self._record(self.game.play(decision, seconds))]

@@ -9,7 +9,6 @@ import pytest
 from kinghill.envs.actions import ChoiceAction, FrameView, ShotAction
 from kinghill.envs.encoding import (
     action_space,
-    check_action,
     decode_action,
     encode_action,
     encode_observation,
@@ -110,7 +109,7 @@ def test_check_action_names_the_bad_key(key: str, value: object, message: str) -
     point = action_space().sample()
     point[key] = value
     with pytest.raises(ValueError, match=rf"{key}.*{message}|{message}.*{key}"):
-        check_action(action_space(), point)
+        action_space().check(point)
 
 
 def test_observation_in_space() -> None:
