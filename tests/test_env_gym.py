@@ -27,36 +27,38 @@ def test_gymnasium_env_checker_passes_with_render_checks() -> None:
     assert frame is not None and frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
 
 
+def _episode(seed: int) -> list[Any]:
+    """Observations, rewards and rulings of up to 6 random steps from ``reset(seed)``."""
+    env = _make()
+    obs, _ = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    trace = [obs["balls"].tobytes()]
+    for _ in range(6):
+        obs, reward, term, trunc, info = env.step(env.action_space.sample())
+        trace += [obs["balls"].tobytes(), reward, info["ruling"]]
+        if term or trunc:
+            break
+    return trace
+
+
 def test_reset_with_seed_is_bit_identical() -> None:
     """Issue 4: reset(seed=...) makes episodes reproducible bit for bit."""
+    assert _episode(11) == _episode(11)
+    assert _episode(11) != _episode(12)
 
-    def episode(seed: int) -> list[Any]:
-        env = _make()
-        obs, _ = env.reset(seed=seed)
-        env.action_space.seed(seed)
-        trace = [obs["balls"].tobytes()]
-        for _ in range(6):
-            obs, reward, term, trunc, info = env.step(env.action_space.sample())
-            trace += [obs["balls"].tobytes(), reward, info["ruling"]]
-            if term or trunc:
-                break
-        return trace
 
-    assert episode(11) == episode(11)
-    assert episode(11) != episode(12)
+def _hand_back(view: FrameView) -> Any:
+    """An opponent that always hands the shot back (10.4) and otherwise taps its lowest ball."""
+    if view.decision is Decision.CHOICE:
+        return ChoiceAction(play_on=False)
+    return ShotAction(Shot(view.state.balls_on_table()[0], 0.0, 0.5))
 
 
 def test_break_then_choice_and_rewards() -> None:
     """A learner's miss on the break is a foul (R-fouls a): reward = foul weight; the opponent
     (always handing back) makes the learner play again (10.4)."""
     weights = RewardWeights(white=0.5, foul=-2.0, win=10.0, loss=-10.0)
-
-    def hand_back(view: FrameView) -> Any:
-        if view.decision is Decision.CHOICE:
-            return ChoiceAction(play_on=False)
-        return ShotAction(Shot(sorted(view.state.balls_on_table())[0], 0.0, 0.5))
-
-    env = _make(opponent=hand_back, breaker="learner", reward_weights=weights, noise=False)
+    env = _make(opponent=_hand_back, breaker="learner", reward_weights=weights, noise=False)
     env.reset(seed=3)
     # Break aimed straight at the front cushion (away from every ball): a miss.
     miss = ShotAction(Shot(BREAK_BALL, np.pi, 0.3), place=(0.4, 0.9))
@@ -73,16 +75,18 @@ def test_break_then_choice_and_rewards() -> None:
     assert info["frame"].winner == 1
 
 
+class _Sloppy:
+    """Breaks away from every ball (a miss, a foul) and plays on after the opponent's foul."""
+
+    def act(self, view: FrameView) -> Any:
+        if view.decision is Decision.CHOICE:
+            return ChoiceAction(play_on=True)
+        return ShotAction(Shot(BREAK_BALL, np.pi, 0.3))
+
+
 def test_loss_on_opponents_shot_is_rewarded() -> None:
     """The frame lost on the opponent's turn still reaches the learner's reward (issue 4)."""
-
-    class Sloppy:
-        def act(self, view: FrameView) -> Any:
-            if view.decision is Decision.CHOICE:
-                return ChoiceAction(play_on=True)
-            return ShotAction(Shot(BREAK_BALL, np.pi, 0.3))  # the break: a miss, a foul
-
-    env = _make(opponent=Sloppy(), breaker="opponent", noise=False, shot_limit=50)
+    env = _make(opponent=_Sloppy(), breaker="opponent", noise=False, shot_limit=50)
     obs, info = env.reset(seed=0)
     assert obs["fouls"][1] == 1 and obs["decision"] == 2  # the learner's 10.4 choice
     _, reward, term, _, info = env.step(ChoiceAction(play_on=False))  # hand it back: foul again
@@ -148,11 +152,12 @@ def test_snapshot_restore_replays_identically() -> None:
     assert first[1] == second[1] and first[4]["ruling"] == second[4]["ruling"]
 
 
-def test_failing_opponent_is_charged_a_foul() -> None:
-    def broken(view: FrameView) -> Any:
-        raise RuntimeError("boom")
+def _broken(view: FrameView) -> Any:
+    raise RuntimeError("boom")
 
-    env = _make(opponent=broken, breaker="opponent")
+
+def test_failing_opponent_is_charged_a_foul() -> None:
+    env = _make(opponent=_broken, breaker="opponent")
     obs, info = env.reset(seed=1)
     assert obs["fouls"][1] == 1
     assert "boom" in str(info["turns"][0])

@@ -16,4 +16,6 @@ def test_readme_has_examples() -> None:
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_readme_example_runs(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, str(README), "exec"), {"__name__": "__readme__"})
+    namespace: dict[str, object] = {"__name__": "__readme__"}
+    exec(compile(code, str(README), "exec"), namespace)  # raises if the example is broken
+    assert len(namespace) > 2, "the example defined nothing"

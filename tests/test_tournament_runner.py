@@ -200,14 +200,15 @@ def test_restart_with_other_settings_is_refused(tmp_path: Path) -> None:
         run_tournament(other, tmp_path, synthetic_play_frame, progress=False)
 
 
+def _confused(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+    """A frame player that answers with the seats swapped."""
+    return synthetic_play_frame(agent_b, agent_a, seed, options)
+
+
 def test_player_answering_for_another_frame_is_an_error(tmp_path: Path) -> None:
     """A record for other agents or another seed would corrupt the log; the runner stops."""
-
-    def confused(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
-        return synthetic_play_frame(agent_b, agent_a, seed, options)
-
     with pytest.raises(TournamentError, match="frame player returned"):
-        run_tournament(CONFIG, tmp_path, confused, progress=False)
+        run_tournament(CONFIG, tmp_path, _confused, progress=False)
 
 
 def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Path) -> None:
