@@ -5,8 +5,9 @@
 ball sprites and the overlay text. The picture reads like a diagram of the table: x (toward the
 rear) to the right, so the house is at the left, and y (toward the left side) up.
 
-The cushion and jaw outline is drawn from :class:`~kinghill.physics.TableSpec` (pocket mouths at
-the corners and the middles of the long sides, mouth widths from the spec).
+Cushions, jaws and pockets are drawn from :class:`~kinghill.physics.TableGeometry`, the shapes the
+physics plays on: each cushion's outline (nose, rounded jaw tips, facings), the slate between the
+facings of each pocket, and the pocket's capture circle (where a ball's centre drops) in black.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -22,19 +22,18 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from PIL import Image, ImageDraw, ImageFont
 
-from kinghill.physics.names import COLOURED, N_BALLS, Cushion, Pocket
+from kinghill.physics.geometry import TableGeometry
+from kinghill.physics.names import COLOURED, N_BALLS
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
 
 Point = tuple[float, float]
 RGB = tuple[int, int, int]
 
-RAIL_WIDTH = 0.10
-"""Width of the wooden rail outside the cushions (m), for drawing only."""
-CUSHION_DEPTH = 0.05
-"""Depth of a cushion from its nose to the rail (m), for drawing only."""
+RAIL_WIDTH = 0.08
+"""Width of the wooden rail beyond the cushions and pockets (m), for drawing only."""
 SUPERSAMPLING = 4
-"""Ball sprites are drawn this many times larger, then scaled down (anti-aliasing)."""
+"""Ball sprites and the table are drawn this many times larger, then scaled down (anti-aliasing)."""
 
 WOOD: RGB = (110, 62, 30)
 CUSHION: RGB = (18, 104, 52)
@@ -50,61 +49,35 @@ OVERLAY_BACK: RGB = (20, 20, 24)
 OVERLAY_TEXT: RGB = (235, 235, 235)
 
 
-@dataclass(frozen=True)
-class _Jaw:
-    """A pocket jaw: its tip on the cushion nose, its back where the facing meets the rail."""
+def _overhang(geometry: TableGeometry) -> float:
+    """How far the cushions and pocket captures reach outside the cushion noses (m)."""
+    spec = geometry.spec
+    reach = [
+        max(-x, -y, x - spec.length, y - spec.width)
+        for cushion in geometry.cushions.values()
+        for x, y in cushion.outline
+    ]
+    reach += [
+        max(-x, -y, x - spec.length, y - spec.width) + pocket.capture_radius
+        for pocket in geometry.pockets.values()
+        for x, y in [pocket.capture_centre]
+    ]
+    return max(reach)
 
-    cushion: Cushion
-    tip: Point
-    back: Point
 
+def _slate(geometry: TableGeometry) -> list[Point]:
+    """The cloth inside the cushions' backs: every facing's outer end, in order around the table.
 
-def _jaws(spec: TableSpec) -> dict[Pocket, tuple[_Jaw, _Jaw]]:
-    """Both jaws of every pocket, in the order of :attr:`Pocket.adjacent_cushions`.
-
-    Corner facings run parallel to the pocket's diagonal (throat as wide as the mouth); middle
-    facings open slightly outward, as on real tables.
+    Cushions drawn over it leave the playing area, the pocket throats between the facings and
+    the room behind the rounded jaw tips.
     """
-    length, width, depth = spec.length, spec.width, CUSHION_DEPTH
-    corner = spec.corner_mouth / math.sqrt(2)
-    # pocket -> (the pocket's point on the noses, half-mouth along each cushion, facing slant)
-    anchors: dict[Pocket, tuple[Point, float, float]] = {
-        Pocket.FRONT_LEFT: ((0.0, width), corner, -1.0),
-        Pocket.FRONT_RIGHT: ((0.0, 0.0), corner, -1.0),
-        Pocket.MIDDLE_LEFT: ((length / 2, width), spec.middle_mouth / 2, 0.25),
-        Pocket.MIDDLE_RIGHT: ((length / 2, 0.0), spec.middle_mouth / 2, 0.25),
-        Pocket.REAR_LEFT: ((length, width), corner, -1.0),
-        Pocket.REAR_RIGHT: ((length, 0.0), corner, -1.0),
-    }
-    outward: dict[Cushion, Point] = {
-        Cushion.FRONT: (-1.0, 0.0),
-        Cushion.REAR: (1.0, 0.0),
-        Cushion.LEFT_FRONT: (0.0, 1.0),
-        Cushion.LEFT_REAR: (0.0, 1.0),
-        Cushion.RIGHT_FRONT: (0.0, -1.0),
-        Cushion.RIGHT_REAR: (0.0, -1.0),
-    }
-    middle_of: dict[Cushion, Point] = {
-        Cushion.FRONT: (0.0, width / 2),
-        Cushion.REAR: (length, width / 2),
-        Cushion.LEFT_FRONT: (length / 4, width),
-        Cushion.LEFT_REAR: (3 * length / 4, width),
-        Cushion.RIGHT_FRONT: (length / 4, 0.0),
-        Cushion.RIGHT_REAR: (3 * length / 4, 0.0),
-    }
-    jaws = {}
-    for pocket, ((px, py), half_mouth, slant) in anchors.items():
-        pair = []
-        for cushion in pocket.adjacent_cushions:
-            mx, my = middle_of[cushion]
-            # unit vector along the cushion, from the pocket toward the cushion's middle
-            ux, uy = float(np.sign(mx - px)), float(np.sign(my - py))
-            nx, ny = outward[cushion]
-            tip = (px + half_mouth * ux, py + half_mouth * uy)
-            back = (tip[0] + depth * (nx + slant * ux), tip[1] + depth * (ny + slant * uy))
-            pair.append(_Jaw(cushion, tip, back))
-        jaws[pocket] = (pair[0], pair[1])
-    return jaws
+    spec = geometry.spec
+    ends = [
+        end
+        for cushion in geometry.cushions.values()
+        for end in (cushion.outline[0], cushion.outline[-1])
+    ]
+    return sorted(ends, key=lambda p: math.atan2(p[1] - spec.width / 2, p[0] - spec.length / 2))
 
 
 def _ball_sprite(
@@ -143,7 +116,8 @@ class TableRenderer:
             raise ValueError(f"TableRenderer: overlay_lines must be >= 0, got {overlay_lines}")
         self.spec = spec
         self.overlay_lines = overlay_lines
-        border = RAIL_WIDTH + CUSHION_DEPTH
+        self.geometry = TableGeometry.from_spec(spec)
+        border = _overhang(self.geometry) + RAIL_WIDTH
         self._scale = width_px / (spec.length + 2 * border)
         self._border_px = border * self._scale
         table_h = math.ceil((spec.width + 2 * border) * self._scale)
@@ -171,43 +145,38 @@ class TableRenderer:
         return np.stack([column, row], axis=-1)
 
     def _points(self, points: Sequence[Point]) -> list[tuple[float, float]]:
-        return [(float(c), float(r)) for c, r in self.to_pixel(np.array(points))]
+        """Table points to pixel points on the supersampled table picture."""
+        k = SUPERSAMPLING
+        return [(float(c) * k, float(r) * k) for c, r in self.to_pixel(np.array(points))]
 
     def _draw_table(self) -> Image.Image:
-        """The static picture: rail, pockets, cushions, cloth, spots and lines."""
-        spec = self.spec
-        picture = Image.new("RGB", (self.shape[1], self.shape[0]), OVERLAY_BACK)
+        """The static picture: rail, cloth, pockets, cushions, spots and lines.
+
+        Drawn :data:`SUPERSAMPLING` times larger and box-filtered down, so the jaws' millimetre
+        curves and the pockets' edges come out anti-aliased.
+        """
+        spec, geometry, k = self.spec, self.geometry, SUPERSAMPLING
+        width, height = self.shape[1] * k, self.shape[0] * k
+        picture = Image.new("RGB", (width, height), OVERLAY_BACK)
         pen = ImageDraw.Draw(picture)
-        pen.rectangle((0, 0, self.shape[1] - 1, self._overlay_top - 1), fill=WOOD)
-        jaws = _jaws(spec)
-        for a, b in jaws.values():
-            pen.polygon(self._points([a.tip, a.back, b.back, b.tip]), fill=POCKET)
-            (c0, r0), (c1, r1) = self._points([a.back, b.back])
-            radius = math.hypot(c1 - c0, r1 - r0) / 2 * 1.1
-            cc, rc = (c0 + c1) / 2, (r0 + r1) / 2
-            pen.ellipse((cc - radius, rc - radius, cc + radius, rc + radius), fill=POCKET)
-        ends: dict[Cushion, list[_Jaw]] = {cushion: [] for cushion in Cushion}
-        for pair in jaws.values():
-            for jaw in pair:
-                ends[jaw.cushion].append(jaw)
-        for first, second in ends.values():
-            pen.polygon(
-                self._points([first.tip, first.back, second.back, second.tip]), fill=CUSHION
-            )
-        tips = [jaw.tip for pair in jaws.values() for jaw in pair]
-        centre_x, centre_y = spec.length / 2, spec.width / 2
-        tips.sort(key=lambda tip: math.atan2(tip[1] - centre_y, tip[0] - centre_x))
-        pen.polygon(self._points(tips), fill=CLOTH)
-        line = max(1, round(self._scale * 0.004))
-        for first, second in ends.values():
-            pen.line(self._points([first.tip, second.tip]), fill=NOSE, width=line)
+        pen.rectangle((0, 0, width - 1, self._overlay_top * k - 1), fill=WOOD)
+        pen.polygon(self._points(_slate(geometry)), fill=CLOTH)
+        for pocket in geometry.pockets.values():
+            ((c, r),) = self._points([pocket.capture_centre])
+            radius = pocket.capture_radius * self._scale * k
+            pen.ellipse((c - radius, r - radius, c + radius, r + radius), fill=POCKET)
+        line = max(1, round(self._scale * k * 0.004))
+        for cushion in geometry.cushions.values():
+            outline = self._points(cushion.outline)
+            pen.polygon(outline, fill=CUSHION)
+            pen.line(outline, fill=NOSE, width=line, joint="curve")  # all but the back
         for x in (spec.house_line_x, spec.centre_line_x):
             pen.line(self._points([(x, 0.0), (x, spec.width)]), fill=MARK, width=line)
-        dot = max(1.5, self._scale * 0.008)
+        dot = max(1.5, self._scale * 0.008) * k
         for spot in (spec.front_spot, spec.rear_spot):
             ((c, r),) = self._points([spot])
             pen.ellipse((c - dot, r - dot, c + dot, r + dot), fill=MARK)
-        return picture
+        return picture.resize((self.shape[1], self.shape[0]), Image.Resampling.BOX)
 
     def draw(
         self, positions: np.ndarray, on_table: np.ndarray, overlay: Sequence[str] = ()

@@ -7,8 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from kinghill.envs.render import CLOTH, OVERLAY_BACK, TableRenderer, scoreboard
-from kinghill.physics import COLOURED, TableSpec, TableState
+from kinghill.envs.render import CLOTH, CUSHION, OVERLAY_BACK, POCKET, TableRenderer, scoreboard
+from kinghill.physics import COLOURED, TableGeometry, TableSpec, TableState
 
 SPEC = TableSpec()
 
@@ -59,6 +59,29 @@ def test_house_is_at_the_left_and_the_left_side_at_the_top(renderer: TableRender
     front_right, rear_left = renderer.to_pixel([(0.0, 0.0), (SPEC.length, SPEC.width)])
     assert front_right[0] < rear_left[0]  # x (toward the rear) runs to the right
     assert rear_left[1] < front_right[1]  # y (toward the left) runs up
+
+
+def test_cushions_and_pockets_are_drawn_where_the_physics_has_them(
+    renderer: TableRenderer,
+) -> None:
+    """Each capture circle's centre is black; 1 cm behind a nose is cushion, in front cloth."""
+    picture = renderer.draw_state(TableState.rack(SPEC).remove(COLOURED))
+    geometry = TableGeometry.from_spec(SPEC)
+
+    def colour(xy: tuple[float, float]) -> np.ndarray:
+        column, row = np.round(renderer.to_pixel(xy)).astype(int)
+        return picture[row, column].astype(int)
+
+    for pocket in geometry.pockets.values():
+        assert np.abs(colour(pocket.capture_centre) - POCKET).max() < 8, pocket.pocket
+    centre = np.array([SPEC.length / 2, SPEC.width / 2])
+    for cushion in geometry.cushions.values():
+        start, end = np.array(cushion.nose)
+        on_nose = (2 * start + end) / 3  # off the house and centre lines
+        inward = np.array([start[1] - end[1], end[0] - start[0]]) / np.linalg.norm(end - start)
+        inward *= np.sign(np.dot(centre - on_nose, inward))
+        assert np.abs(colour(tuple(on_nose - 0.01 * inward)) - CUSHION).max() < 8, cushion.cushion
+        assert _is_cloth(colour(tuple(on_nose + 0.01 * inward))), cushion.cushion
 
 
 def test_balls_are_drawn_where_they_stand(renderer: TableRenderer) -> None:
