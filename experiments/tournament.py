@@ -16,11 +16,14 @@ import itertools
 import json
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from types import FrameType
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 from tqdm import tqdm
@@ -265,21 +268,38 @@ def in_process(
 
 
 def in_worker_processes(jobs: int) -> FrameRunner:
-    """Play the frames in ``jobs`` spawned worker processes, yielding in completion order."""
+    """Play the frames in ``jobs`` spawned worker processes, yielding in completion order.
+
+    If the run stops early (an error, Ctrl-C, or SIGTERM under ``kinghill tournament``), the
+    workers are terminated at once: frames already yielded are kept, the frames in play are
+    lost and played again on resume. Workers ignore SIGINT (a terminal's Ctrl-C reaches them
+    too): the parent stops them.
+    """
 
     def run(
         play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameRecord]:
         context = multiprocessing.get_context("spawn")
-        pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context)
+        pool = concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=signal.signal, initargs=_IGNORE_SIGINT
+        )
         try:
             pending = [pool.submit(play, task) for task in tasks]
             for done in concurrent.futures.as_completed(pending):
                 yield done.result()
+        except BaseException:  # also GeneratorExit: the consumer stopped early
+            # no public way to stop an executor's workers before Python 3.14 (terminate_workers)
+            for worker in list(pool._processes.values()):
+                worker.terminate()
+            raise
         finally:
             pool.shutdown(cancel_futures=True)
 
     return run
+
+
+_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
+"""``signal.signal`` arguments that make a worker process ignore Ctrl-C."""
 
 
 def run_tournament(
@@ -432,15 +452,37 @@ def run(args: argparse.Namespace) -> int:
         else:
             options = MatchOptions(round=args.round, noise=args.noise, max_shots=args.max_shots)
             config = TournamentConfig(tuple(args.agents), args.frames, args.seed, options)
-            records = run_tournament(
-                config, args.out, load_frame_player(args.player), _runner(args)
-            )
+            with _sigterm_as_interrupt():
+                records = run_tournament(
+                    config, args.out, load_frame_player(args.player), _runner(args)
+                )
     except TournamentError as error:
         print(f"kinghill tournament: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            f"kinghill tournament: interrupted; the frames played are in {args.out / FRAMES_FILE}"
+            ", run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
     summary = write_report(args.out, config, records, samples=args.bootstrap)
     print(summary)
     return 0
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM stops the run as Ctrl-C does (workers stopped, the log kept)."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _runner(args: argparse.Namespace) -> FrameRunner:

@@ -145,9 +145,9 @@ def test_resume_drops_a_line_cut_short(tmp_path: Path, uninterrupted: Path) -> N
     assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
 
 
-def test_resume_after_kill_of_the_command(tmp_path: Path, uninterrupted: Path) -> None:
-    """SIGKILL of `kinghill tournament` mid-run, then the same command: identical final log."""
-    command = [
+def tournament_command(out: Path, jobs: int) -> list[str]:
+    """`kinghill tournament` on CONFIG with the slow synthetic player (imported from tests/)."""
+    return [
         sys.executable,
         "-m",
         "kinghill.experiments.cli",
@@ -159,26 +159,85 @@ def test_resume_after_kill_of_the_command(tmp_path: Path, uninterrupted: Path) -
         "--seed",
         str(CONFIG.seed),
         "--jobs",
-        "1",
+        str(jobs),
         "--bootstrap",
         "50",
         "--out",
-        str(tmp_path),
+        str(out),
         "--player",
         "test_tournament_runner:slow_synthetic_play_frame",
     ]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    log = tmp_path / "frames.jsonl"
+
+
+TESTS_ON_PATH = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+
+
+def start_and_wait_for_frames(command: list[str], log: Path, frames: int) -> subprocess.Popen:
+    """Start the command and return once ``frames`` frames are in its log."""
+    process = subprocess.Popen(
+        command, env=TESTS_ON_PATH, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 60
-    while not (log.exists() and len(log.read_bytes().splitlines()) >= 3):
+    while not (log.exists() and len(log.read_bytes().splitlines()) >= frames):
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         assert time.monotonic() < deadline
         time.sleep(0.02)
+    return process
+
+
+def test_resume_after_kill_of_the_command(tmp_path: Path, uninterrupted: Path) -> None:
+    """SIGKILL of `kinghill tournament` mid-run, then the same command: identical final log."""
+    command = tournament_command(tmp_path, jobs=1)
+    log = tmp_path / "frames.jsonl"
+    process = start_and_wait_for_frames(command, log, 3)
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert 3 <= len(log.read_bytes().splitlines()) < 18
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, env=TESTS_ON_PATH, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """Every process below ``pid`` (from /proc), each with its start time to tell reused ids."""
+    found: dict[int, str] = {}
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in map(int, children.read_text().split()):
+            found[child] = process_start(child)
+            found.update(descendants(child))
+    return found
+
+
+def process_start(pid: int) -> str:
+    """The start time of a live process, or "" for one that is gone or a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return ""
+    return "" if fields[0] in ("Z", "X") else fields[19]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads processes from /proc")
+def test_sigterm_stops_the_worker_processes_and_the_run_resumes(
+    tmp_path: Path, uninterrupted: Path
+) -> None:
+    """SIGTERM to `kinghill tournament --jobs 2`: no process of it survives, the log is kept,
+    and the same command then completes it to the uninterrupted log."""
+    command = tournament_command(tmp_path, jobs=2)
+    log = tmp_path / "frames.jsonl"
+    process = start_and_wait_for_frames(command, log, 3)
+    children = descendants(process.pid)
+    assert len(children) >= 2  # the two workers (and multiprocessing's resource tracker)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130 and b"run the same command again to resume" in stderr
+    deadline = time.monotonic() + 10
+    while survivors := [pid for pid, start in children.items() if process_start(pid) == start]:
+        assert time.monotonic() < deadline, f"still running after SIGTERM: {survivors}"
+        time.sleep(0.05)
+    kept = log.read_bytes().splitlines()
+    assert 3 <= len(kept) < 18
+    done = subprocess.run(command, env=TESTS_ON_PATH, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert frames_bytes(tmp_path) == frames_bytes(uninterrupted)
 
