@@ -33,18 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("agent_b", metavar="B", help="the opponent, same names")
     parser.add_argument("--seed", type=int, default=0, help="frame seed (default: 0)")
     parser.add_argument("--out", type=Path, metavar="FILE", help="replay file, .gif or .mp4")
-    parser.add_argument(
-        "--noise",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="execution noise on the cue (default: on)",
-    )
-    parser.add_argument(
-        "--round", type=int, metavar="R", help="section 12 time control as in round R"
-    )
-    parser.add_argument(
-        "--max-shots", type=int, default=200, metavar="S", help="shot limit (default: 200)"
-    )
+    MatchOptions.add_arguments(parser)
     parser.add_argument(
         "--width", type=int, default=800, metavar="PX", help="replay width (default: 800)"
     )
@@ -91,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"kinghill play: error: --out must end in .gif or .mp4: {args.out}", file=sys.stderr)
         return 2
     try:
-        options = MatchOptions(round=args.round, noise=args.noise, max_shots=args.max_shots)
+        options = MatchOptions.from_args(args)
         game_seed, seed_a, seed_b = seeds(args.seed)
         agents = (make_agent(names[0], seed_a), make_agent(names[1], seed_b))
     except (TournamentError, UnknownAgentError, OSError) as error:

@@ -57,6 +57,35 @@ class MatchOptions:
         if self.max_shots < 1:
             raise TournamentError(f"--max-shots must be positive (got {self.max_shots})")
 
+    @staticmethod
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        """The ``--round``, ``--noise/--no-noise`` and ``--max-shots`` options of a command."""
+        parser.add_argument(
+            "--round",
+            type=int,
+            metavar="R",
+            help="section 12 time control as in round R: no clock in rounds 1-2, 35 s per shot "
+            "in round 3, 5 s less each later round, never under 20 s (default: no clock)",
+        )
+        parser.add_argument(
+            "--noise",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="execution noise on the cue (default: on)",
+        )
+        parser.add_argument(
+            "--max-shots",
+            type=int,
+            default=200,
+            metavar="S",
+            help="shots after which a frame is truncated, a draw (default: 200)",
+        )
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> MatchOptions:
+        """The options given by :meth:`add_arguments`."""
+        return cls(round=args.round, noise=args.noise, max_shots=args.max_shots)
+
 
 @dataclass(frozen=True)
 class FrameRecord:
@@ -399,26 +428,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="play the frames on Ray instead: a cluster address, 'auto', or 'local' to start "
         "one here (needs pip install 'kinghill[ray]')",
     )
-    parser.add_argument(
-        "--round",
-        type=int,
-        metavar="R",
-        help="section 12 time control as in round R: no clock in rounds 1-2, 35 s per shot "
-        "in round 3, 5 s less each later round, never under 20 s (default: no clock)",
-    )
-    parser.add_argument(
-        "--noise",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="execution noise on the cue (default: on)",
-    )
-    parser.add_argument(
-        "--max-shots",
-        type=int,
-        default=200,
-        metavar="S",
-        help="shots after which a frame is truncated, a draw (default: 200)",
-    )
+    MatchOptions.add_arguments(parser)
     parser.add_argument(
         "--bootstrap",
         type=int,
@@ -450,7 +460,7 @@ def run(args: argparse.Namespace) -> int:
             config = log.load_config()
             records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
         else:
-            options = MatchOptions(round=args.round, noise=args.noise, max_shots=args.max_shots)
+            options = MatchOptions.from_args(args)
             config = TournamentConfig(tuple(args.agents), args.frames, args.seed, options)
             with _sigterm_as_interrupt():
                 records = run_tournament(
