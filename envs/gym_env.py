@@ -154,6 +154,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._replay = []
         self._last_ruling = self._last_mine = ""
         turns = self._opponent_turns()
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), self._info(turns)
 
     def step(
