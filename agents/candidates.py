@@ -14,16 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from kinghill.envs.aim import angle_to, ghost_point, mirror
+from kinghill.envs.aim import angle_to, ghost_point, mirror, pocket_target
 from kinghill.envs.rules import Call
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, Shot, TableSpec, TableState
 from kinghill.physics.geometry import TableGeometry
 
 Point = tuple[float, float]
 
-MOUTH_INSET = 0.012
-"""The pocket target lies this far in front of the mouth's centre, on the pocket axis (m): the
-point that centres the measured window at every approach angle."""
 WINDOW = {"corner": (0.010, math.radians(48.0)), "middle": (0.020, math.radians(60.0))}
 """Half-width of the window head on (m), and the approach angle where it closes."""
 MAX_CUT = math.radians(60.0)
@@ -80,13 +77,10 @@ class PotCandidate:
 
 @cache
 def pocket_aims(spec: TableSpec) -> dict[Pocket, tuple[Point, Point]]:
-    """Per pocket: where to send a ball's centre to drop it (see :data:`MOUTH_INSET`), and the
-    pocket's axis (unit vector into the pocket)."""
-    aims = {}
-    for pocket, shape in TableGeometry.from_spec(spec).pockets.items():
-        (mx, my), (ax, ay) = shape.mouth_centre, shape.axis
-        aims[pocket] = ((mx - MOUTH_INSET * ax, my - MOUTH_INSET * ay), (ax, ay))
-    return aims
+    """Per pocket: where to send a ball's centre to drop it (:func:`envs.aim.pocket_target`), and
+    the pocket's axis (unit vector into the pocket)."""
+    pockets = TableGeometry.from_spec(spec).pockets
+    return {p: (pocket_target(p, spec), pockets[p].axis) for p in Pocket}
 
 
 def pocket_point(spec: TableSpec, pocket: Pocket) -> Point:

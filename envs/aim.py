@@ -42,9 +42,17 @@ def angle_to(origin: Point, point: Point) -> float:
     return math.atan2(point[1] - origin[1], point[0] - origin[0])
 
 
+MOUTH_INSET = 0.012
+"""The pocket target lies this far in front of the mouth's centre, on the pocket axis (m): the
+point that centres the measured window at every approach angle (the capture circle's centre,
+further in, sits off-centre for balls arriving at an angle)."""
+
+
 def pocket_target(pocket: Pocket, spec: TableSpec) -> Point:
-    """The point to send a ball's centre to, to drop it in ``pocket``."""
-    return TableGeometry.from_spec(spec).pockets[pocket].aim
+    """The point to send a ball's centre to, to drop it in ``pocket`` (see :data:`MOUTH_INSET`)."""
+    shape = TableGeometry.from_spec(spec).pockets[pocket]
+    (mx, my), (ax, ay) = shape.mouth_centre, shape.axis
+    return (mx - MOUTH_INSET * ax, my - MOUTH_INSET * ay)
 
 
 def ghost_aim(
