@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 
 import numpy as np
@@ -61,17 +62,19 @@ def test_house_is_at_the_left_and_the_left_side_at_the_top(renderer: TableRender
     assert rear_left[1] < front_right[1]  # y (toward the left) runs up
 
 
+def _pixel(picture: np.ndarray, renderer: TableRenderer, xy: tuple[float, float]) -> np.ndarray:
+    """The picture's colour at table point ``xy``."""
+    column, row = np.round(renderer.to_pixel(xy)).astype(int)
+    return picture[row, column].astype(int)
+
+
 def test_cushions_and_pockets_are_drawn_where_the_physics_has_them(
     renderer: TableRenderer,
 ) -> None:
     """Each capture circle's centre is black; 1 cm behind a nose is cushion, in front cloth."""
     picture = renderer.draw_state(TableState.rack(SPEC).remove(COLOURED))
     geometry = TableGeometry.from_spec(SPEC)
-
-    def colour(xy: tuple[float, float]) -> np.ndarray:
-        column, row = np.round(renderer.to_pixel(xy)).astype(int)
-        return picture[row, column].astype(int)
-
+    colour = functools.partial(_pixel, picture, renderer)
     for pocket in geometry.pockets.values():
         assert np.abs(colour(pocket.capture_centre) - POCKET).max() < 8, pocket.pocket
     centre = np.array([SPEC.length / 2, SPEC.width / 2])
