@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import time
 
 import numpy as np
 import pytest
@@ -168,14 +167,3 @@ def test_a_state_on_another_table_is_refused(renderer: TableRenderer) -> None:
     other = TableSpec(length=3.2, width=1.6)
     with pytest.raises(ValueError, match="different table"):
         renderer.draw_state(TableState.rack(other))
-
-
-def test_drawing_is_fast(renderer: TableRenderer) -> None:
-    """A replay draws every frame: a few ms per frame at 800 px (measured ~0.3 ms)."""
-    state = TableState.rack(SPEC)
-    lines = ["P0 whites 2/8 fouls 1 | P1 whites 0/8 fouls 0 | to move: P1 (shot)"]
-    renderer.draw_state(state, lines)
-    start = time.perf_counter()
-    for _ in range(50):
-        renderer.draw_state(state, lines)
-    assert (time.perf_counter() - start) / 50 < 0.02
