@@ -13,8 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from kinghill.physics import (
     BallBall,
     BallCushion,
@@ -31,48 +29,41 @@ SPEC = TableSpec()
 R, L, W = SPEC.radius, SPEC.length, SPEC.width
 
 
-def _state(balls: dict[int, tuple[float, float]]) -> TableState:
-    pos = np.full((8, 2), np.nan)
-    on = np.zeros(8, dtype=bool)
-    for b, xy in balls.items():
-        pos[b], on[b] = xy, True
-    return TableState(SPEC, pos, on)
-
-
 def canonical_shots() -> dict[str, tuple[TableState, Shot, str]]:
     """Name -> (layout, shot, caption) of every canonical shot."""
     y = W / 2
     cut = math.radians(30)
     return {
         "stun": (
-            _state({1: (1.2, y), 0: (1.8, y)}),
+            TableState.of(SPEC, {1: (1.2, y), 0: (1.8, y)}),
             Shot(1, 0.0, 2.5, 0.0, -0.12),
             "stun: centre-ish hit, the cue ball stops dead",
         ),
         "draw": (
-            _state({1: (1.2, y), 0: (1.8, y)}),
+            TableState.of(SPEC, {1: (1.2, y), 0: (1.8, y)}),
             Shot(1, 0.0, 3.0, 0.0, -0.45),
             "draw (b = -0.45): the cue ball comes back",
         ),
         "follow": (
-            _state({1: (0.9, y), 0: (1.5, y)}),
+            TableState.of(SPEC, {1: (0.9, y), 0: (1.5, y)}),
             Shot(1, 0.0, 2.5, 0.0, 0.45),
             "follow (b = +0.45): the cue ball goes on",
         ),
         "cut_throw": (
-            _state(
-                {1: (1.0, y), 0: (1.0 + 0.5 + 2 * R * math.cos(cut), y + 2 * R * math.sin(cut))}
+            TableState.of(
+                SPEC,
+                {1: (1.0, y), 0: (1.0 + 0.5 + 2 * R * math.cos(cut), y + 2 * R * math.sin(cut))},
             ),
             Shot(1, 0.0, 2.0),
             "30 deg stun cut: the object ball is thrown off the line of centres",
         ),
         "side_spin_cushion": (
-            _state({1: (L - 0.9, y)}),
+            TableState.of(SPEC, {1: (L - 0.9, y)}),
             Shot(1, 0.0, 2.0, 0.45, 0.0),
             "right english into the rear cushion: the ball comes off to the shooter's right",
         ),
         "rail_into_corner": (
-            _state({1: (L - 1.2, R)}),
+            TableState.of(SPEC, {1: (L - 1.2, R)}),
             Shot(1, 0.0, 1.2, 0.0, 0.4),
             "rolling along the right cushion into the rear-right corner",
         ),

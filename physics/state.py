@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -129,6 +129,16 @@ class TableState:
     def with_positions(self, positions: np.ndarray, on_table: np.ndarray) -> TableState:
         """A new state on the same table."""
         return TableState(self.spec, positions, on_table)
+
+    @classmethod
+    def of(cls, spec: TableSpec, balls: Mapping[int, Sequence[float]]) -> TableState:
+        """A state with only ``balls`` (id -> position) on the table; validated like any other."""
+        pos = np.full((N_BALLS, 2), np.nan)
+        on = np.zeros(N_BALLS, dtype=bool)
+        for ball, xy in balls.items():
+            cls._check_id(ball)
+            pos[ball], on[ball] = xy, True
+        return cls(spec, pos, on)
 
     @classmethod
     def rack(

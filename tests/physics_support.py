@@ -38,11 +38,7 @@ def layout(balls: dict[int, tuple[float, float]]) -> tuple[list[tuple[float, flo
 
 def state(balls: dict[int, tuple[float, float]]) -> TableState:
     """A TableState with only the given balls on the table."""
-    pos = np.full((8, 2), np.nan)
-    on = np.zeros(8, dtype=bool)
-    for b, xy in balls.items():
-        pos[b], on[b] = xy, True
-    return TableState(SPEC, pos, on)
+    return TableState.of(SPEC, balls)
 
 
 def play(balls: dict[int, tuple[float, float]], shot: Shot) -> Run:

@@ -2,7 +2,6 @@
 
 import math
 
-import numpy as np
 import pytest
 from physics_support import lone_ball
 
@@ -56,10 +55,7 @@ def test_natural_roll_never_slides() -> None:
 
 def test_ball_at_rest_ends_with_zero_motion_and_duration_covers_spin() -> None:
     """The shot ends when every ball is at rest; side spin keeps a stopped ball turning."""
-    pos = np.full((8, 2), np.nan)
-    on = np.zeros(8, dtype=bool)
-    pos[1], on[1] = (0.5, 0.8), True
-    state = TableState(SPEC, pos, on)
+    state = TableState.of(SPEC, {1: (0.5, 0.8)})
     res = simulate(state, Shot(1, 0.0, 0.5, 0.4, 0.0))
     t_stop = res.duration
     assert t_stop > 0

@@ -15,12 +15,7 @@ CUSHION_X = L - R
 
 def table(**where: tuple[float, float]) -> TableState:
     """Only the balls named ``b<id>`` on the table, at the given places."""
-    pos = np.full((N_BALLS, 2), np.nan)
-    on = np.zeros(N_BALLS, dtype=bool)
-    for name, xy in where.items():
-        pos[int(name[1:])] = xy
-        on[int(name[1:])] = True
-    return TableState(SPEC, pos, on)
+    return TableState.of(SPEC, {int(name[1:]): xy for name, xy in where.items()})
 
 
 def test_coloured_on_the_rear_spot_11_1() -> None:

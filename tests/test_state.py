@@ -59,3 +59,10 @@ def test_state_is_immutable_and_remove_gives_nan() -> None:
 def test_spec_rejects_impossible_values(field: str, value: float, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         TableSpec(**{field: value})
+
+
+def test_of_places_only_the_given_balls() -> None:
+    s = TableState.of(TableSpec(), {0: (1.0, 0.5), 4: (2.0, 1.0)})
+    assert s.balls_on_table() == (0, 4) and s.xy(4) == (2.0, 1.0)
+    with pytest.raises(ValueError, match="ball id"):
+        TableState.of(TableSpec(), {9: (1.0, 0.5)})
