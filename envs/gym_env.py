@@ -250,7 +250,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     def _record(self, turn: Turn) -> Turn:
         if turn.ruling is not None:
-            text = str(turn.ruling)
+            text = turn.ruling.text
             self._last_ruling = f"P{turn.player}: {text}"
             if turn.player == LEARNER:
                 self._last_mine = text

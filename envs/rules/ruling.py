@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from kinghill.envs.rules.call import Call
 from kinghill.envs.rules.frame import Decision, FrameResult
@@ -72,6 +73,11 @@ class Ruling:
         return self.result is not None
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The ruling as one line for people (built once: env info, overlays and logs reuse it)."""
         parts = []
         if self.fouls:
             parts.append("foul " + "; ".join(str(f) for f in self.fouls))
