@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from kinghill.envs.aim import angle_to, ghost_point, mirror, pocket_target
 from kinghill.envs.rules import Call
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, Shot, TableSpec, TableState
 from kinghill.physics.geometry import TableGeometry
+from kinghill.physics.spec import SPEC_CACHE_SIZE
 
 Point = tuple[float, float]
 
@@ -75,7 +76,7 @@ class PotCandidate:
         return Call.plain(self.cue_ball, self.pocket)
 
 
-@cache
+@lru_cache(maxsize=SPEC_CACHE_SIZE)
 def pocket_aims(spec: TableSpec) -> dict[Pocket, tuple[Point, Point]]:
     """Per pocket: where to send a ball's centre to drop it (:func:`envs.aim.pocket_target`), and
     the pocket's axis (unit vector into the pocket)."""

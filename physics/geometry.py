@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from kinghill.physics.names import Cushion, Pocket
-from kinghill.physics.spec import TableSpec
+from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
 JAW_ANGLE = {"corner": math.radians(30.0), "middle": math.radians(12.0)}
 """Opening of each jaw facing from the pocket axis (rad); tuned so rail shots drop (see tests)."""
@@ -79,7 +79,7 @@ class TableGeometry:
 
     @staticmethod
     def from_spec(spec: TableSpec) -> TableGeometry:
-        """The geometry of ``spec`` (memoised: specs are frozen)."""
+        """The geometry of ``spec`` (memoised for the most recent specs: they are frozen)."""
         return _build(spec)
 
 
@@ -147,7 +147,7 @@ def _jaw_parts(
     return nose_end, (cx, cy), facing_start, (fx, fy)
 
 
-@cache
+@lru_cache(maxsize=SPEC_CACHE_SIZE)
 def _build(spec: TableSpec) -> TableGeometry:
     elements: list[Element] = []
     pockets: dict[Pocket, PocketShape] = {}

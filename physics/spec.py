@@ -9,6 +9,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+SPEC_CACHE_SIZE = 16
+"""How many distinct specs keep their derived tables (geometry, engine table) cached: the most
+recently used ones, so that a user drawing a new table per episode keeps flat memory."""
+
 
 @dataclass(frozen=True)
 class TableSpec:
@@ -64,6 +68,12 @@ class TableSpec:
         for name in ("length", "width", "ball_diameter", "ball_mass", "gravity"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"TableSpec.{name} must be positive, got {getattr(self, name)!r}")
+        for name in ("mu_slide", "mu_roll", "mu_spin"):
+            if getattr(self, name) <= 0:
+                raise ValueError(
+                    f"TableSpec.{name} must be positive, got {getattr(self, name)!r}: the cloth "
+                    "laws divide by it (a frictionless cloth never brings a ball to rest)"
+                )
         for name in ("corner_mouth", "middle_mouth"):
             if getattr(self, name) <= self.ball_diameter:
                 raise ValueError(

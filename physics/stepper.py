@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import pymunk
@@ -29,7 +30,7 @@ from kinghill.physics.geometry import TableGeometry
 from kinghill.physics.names import N_BALLS, Cushion, Pocket
 from kinghill.physics.resolve.ball_ball import BallBallModel, Motion
 from kinghill.physics.resolve.ball_cushion import BallCushionModel
-from kinghill.physics.spec import TableSpec
+from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
 PUSH_SPEED = 1e-3
 """Closing speed (m/s) under which a contact is a push rather than an impact: the sliding
@@ -88,14 +89,15 @@ class Table:
         pockets = self.geometry.pockets.values()
         return min(pockets, key=lambda p: math.dist(p.mouth_centre, (x, y))).pocket
 
-    _cache: dict[TableSpec, Table] = {}
+    @staticmethod
+    def of(spec: TableSpec) -> Table:
+        """The table of ``spec``, cached for the :data:`SPEC_CACHE_SIZE` most recent specs."""
+        return _table_of(spec)
 
-    @classmethod
-    def of(cls, spec: TableSpec) -> Table:
-        table = cls._cache.get(spec)
-        if table is None:
-            table = cls._cache[spec] = Table(spec)
-        return table
+
+@lru_cache(maxsize=SPEC_CACHE_SIZE)
+def _table_of(spec: TableSpec) -> Table:
+    return Table(spec)
 
 
 @dataclass

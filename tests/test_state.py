@@ -54,6 +54,9 @@ def test_state_is_immutable_and_remove_gives_nan() -> None:
         ("length", -1.0, "negative"),
         ("mu_slide", float("nan"), "finite"),
         ("e_ball", 1.5, "at most 1"),
+        ("mu_slide", 0.0, "mu_slide must be positive"),
+        ("mu_roll", 0.0, "mu_roll must be positive"),
+        ("mu_spin", 0.0, "mu_spin must be positive"),
     ],
 )
 def test_spec_rejects_impossible_values(field: str, value: float, message: str) -> None:
