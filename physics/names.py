@@ -1,4 +1,4 @@
-"""Ball ids, cushions and pockets of the pyramid table, named as in rules.md and design.md.
+"""Ball ids, cushions and pockets of the pyramid table, named as in docs/rules.md.
 
 Frame of reference: origin at the front-right corner of the playing area (the house end), x along
 the length toward the rear cushion, y across toward the left side ("left"/"right" as seen from the

@@ -1,4 +1,4 @@
-"""The referee, table-driven: one hand-written event log per rule and ruling (rules.md)."""
+"""The referee, table-driven: one hand-written event log per rule and ruling (docs/rules.md)."""
 
 from dataclasses import dataclass, field, replace
 
@@ -482,7 +482,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
 def test_judge(case: Case) -> None:
-    """Every rule and ruling of rules.md on a hand-written event log."""
+    """Every rule and ruling of docs/rules.md on a hand-written event log."""
     r = judge(case.frame, case.cue, case.call, case.events)
     rules = {n for f in r.fouls for n in f.rules}
     assert set(case.fouls) <= rules and r.is_foul == bool(case.fouls), str(r)
