@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kinghill.agents import UnknownAgentError, make_agent
+from kinghill.agents import AgentSpecError, make_agent
 from kinghill.envs import ShotAction, Turn
 from kinghill.envs.replay import ReplayShot, write_replay
 from kinghill.envs.rules import Frame
@@ -29,8 +29,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         ),
         epilog="example: kinghill play heuristic search --seed 3 --out frame.gif",
     )
-    parser.add_argument("agent_a", metavar="A", help="the breaker: random, heuristic, search, ...")
-    parser.add_argument("agent_b", metavar="B", help="the opponent, same names")
+    parser.add_argument(
+        "agent_a",
+        metavar="A",
+        help="the breaker, an agent spec: random, heuristic, search, search:N, policy:PATH, "
+        "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
+    )
+    parser.add_argument("agent_b", metavar="B", help="the opponent, an agent spec")
     parser.add_argument("--seed", type=int, default=0, help="frame seed (default: 0)")
     parser.add_argument("--out", type=Path, metavar="FILE", help="replay file, .gif or .mp4")
     MatchOptions.add_arguments(parser)
@@ -83,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         options = MatchOptions.from_args(args)
         game_seed, seed_a, seed_b = seeds(args.seed)
         agents = (make_agent(names[0], seed_a), make_agent(names[1], seed_b))
-    except (TournamentError, UnknownAgentError, OSError) as error:
+    except (TournamentError, AgentSpecError, OSError) as error:
         print(f"kinghill play: error: {error}", file=sys.stderr)
         return 2
     game = new_game(options, trajectory_fps=REPLAY_FPS if args.out is not None else None)
@@ -92,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     before = game.frame
     for decided in play_out(game, agents):
         print(describe(decided, names), flush=True)
-        shot = replay_shot(decided.turn, before, names)
+        shot = replay_shot(decided.turn, before, names) if args.out is not None else None
         if shot is not None:
             shots.append(shot)
         before = game.frame

@@ -396,8 +396,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         nargs="+",
         default=["random", "heuristic", "search"],
         metavar="AGENT",
-        help="agents by registry name: random, heuristic, search, policy:PATH "
-        "(default: random heuristic search)",
+        help="agent specs: random, heuristic, search, search:N, search:Xs, policy:PATH, "
+        "mypkg.module:MyAgent?key=value,key=value (a class or factory on PYTHONPATH), or an entry "
+        "point of kinghill.agents (default: random heuristic search)",
     )
     parser.add_argument(
         "--frames", type=int, default=20, metavar="N", help="frames per pair, even (default: 20)"
@@ -462,6 +463,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             options = MatchOptions.from_args(args)
             config = TournamentConfig(tuple(args.agents), args.frames, args.seed, options)
+            if args.player == DEFAULT_PLAYER:
+                _check_agents(config.agents)
             with _sigterm_as_interrupt():
                 records = run_tournament(
                     config, args.out, load_frame_player(args.player), _runner(args)
@@ -479,6 +482,18 @@ def run(args: argparse.Namespace) -> int:
     summary = write_report(args.out, config, records, samples=args.bootstrap)
     print(summary)
     return 0
+
+
+def _check_agents(specs: Iterable[str]) -> None:
+    """Fail before any frame is played when an agent spec cannot be built (each is built once
+    here, so a missing module, bad arguments or a missing checkpoint are reported at once)."""
+    from kinghill.agents import AgentSpecError, make_agent
+
+    for spec in specs:
+        try:
+            make_agent(spec, 0)
+        except (AgentSpecError, OSError) as error:
+            raise TournamentError(str(error)) from None
 
 
 @contextmanager

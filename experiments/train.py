@@ -27,8 +27,11 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
+from kinghill.agents import check_agent, make_agent
+
 ALGORITHMS = ("ppo", "sac")
-OPPONENTS = ("random", "heuristic", "search", "self")
+SELF_PLAY = "self"
+"""The ``--opponent`` that trains against the learner's own frozen snapshots."""
 MONITOR_DIR = "monitor"
 MONITOR_KEYS = ("won",)
 """Keys of the last ``info`` of an episode that ``Monitor`` logs (see :class:`FrameOutcome`)."""
@@ -45,7 +48,8 @@ class TrainConfig:
     :param out: the run's folder (created).
     :param algo: "ppo" or "sac".
     :param action: the SB3 action wrapper, "aim" (aim-assisted) or "flat".
-    :param opponent: "random", "heuristic", "search", "policy:PATH" or "self" (self-play).
+    :param opponent: an agent spec (``random``, ``policy:PATH``, ``mypkg.module:MyAgent``, ...;
+        see :mod:`kinghill.agents.registry`) or "self" (self-play).
     :param steps: total environment steps (learner decisions) over all envs.
     :param envs: environments, each in its own worker process when more than one.
     :param seed: seeds the model and the environments (env k gets ``seed + k``).
@@ -90,8 +94,8 @@ class TrainConfig:
             raise ValueError(f"algo must be one of {ALGORITHMS}, got {self.algo!r}")
         if self.action not in ("aim", "flat"):
             raise ValueError(f"action must be 'aim' or 'flat', got {self.action!r}")
-        if self.opponent not in OPPONENTS and not self.opponent.startswith("policy:"):
-            raise ValueError(f"opponent must be one of {OPPONENTS} or policy:PATH")
+        if self.opponent != SELF_PLAY:
+            check_agent(self.opponent)  # AgentSpecError (a ValueError) names what is wrong
         if self.vectorization not in ("sb3", "gymnasium"):
             raise ValueError("vectorization must be 'sb3' or 'gymnasium'")
         if (
@@ -136,21 +140,6 @@ class FrameOutcome(gym.Wrapper[Any, Any, Any, Any]):
         return obs, reward, terminated, truncated, info
 
 
-def make_opponent(name: str, seed: int | None = None) -> Any:
-    """The opponent agent ``name`` from :mod:`kinghill.agents` (random works without it)."""
-    try:
-        from kinghill.agents import make_agent
-    except ImportError:
-        if name == "random":
-            from kinghill.envs import RandomOpponent
-
-            return RandomOpponent(seed)
-        raise ValueError(
-            f"opponent {name!r} needs kinghill.agents.make_agent, which is not available"
-        ) from None
-    return make_agent(name, seed)
-
-
 def make_training_env(config: TrainConfig, rank: int, in_worker: bool) -> gym.Env[Any, Any]:
     """Env ``rank`` of a run: the SB3 wrapper, the run's opponent, the outcome record,
     and a ``Monitor`` writing ``DIR/monitor/<rank>.monitor.csv``."""
@@ -174,11 +163,11 @@ def training_guards(env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
 
 def training_opponent(config: TrainConfig) -> Any:
     """The opponent of one training env: the named agent, or the self-play pool."""
-    if config.opponent == "self":
+    if config.opponent == SELF_PLAY:
         from kinghill.experiments.selfplay import SnapshotPool, pool_folder
 
         return SnapshotPool(pool_folder(config.out), config.algo, config.action, config.pool_size)
-    return make_opponent(config.opponent)
+    return make_agent(config.opponent)
 
 
 def make_vec_env(config: TrainConfig) -> Any:
@@ -274,7 +263,7 @@ def _callbacks(config: TrainConfig) -> list[Any]:
                 name_prefix=config.algo,
             )
         )
-    if config.opponent == "self":
+    if config.opponent == SELF_PLAY:
         from kinghill.experiments.selfplay import SnapshotCallback
 
         out.append(SnapshotCallback(config.out, config.refresh))
@@ -290,7 +279,7 @@ def train(config: TrainConfig) -> TrainResult:
     try:
         model = make_model(config, env)
         model.set_logger(_logger(out / "tb"))
-        if config.opponent == "self":
+        if config.opponent == SELF_PLAY:
             from kinghill.experiments.selfplay import save_snapshot
 
             save_snapshot(model, out, 0)  # the pool is never empty
@@ -445,7 +434,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--opponent",
         default=d.opponent,
         metavar="NAME",
-        help="random, heuristic, search, policy:PATH, or self (self-play) (default: random)",
+        help="an agent spec (random, heuristic, search, policy:PATH, mypkg.module:MyAgent, an "
+        "entry point of kinghill.agents) or self (self-play) (default: random)",
     )
     parser.add_argument("--steps", type=int, default=d.steps, help=f"(default: {d.steps})")
     parser.add_argument(
