@@ -6,8 +6,17 @@ Importing this package registers ``kinghill/KingOfTheHill-v0`` with Gymnasium.
 import pettingzoo
 from gymnasium.envs.registration import register
 
-from kinghill.envs.actions import Action, Agent, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.game import Game, GameSnapshot, Turn
+from kinghill.envs.actions import (
+    Action,
+    Agent,
+    ChoiceAction,
+    FrameView,
+    InvalidAction,
+    ShotAction,
+    check_action,
+)
+from kinghill.envs.decisions import Answer, ask
+from kinghill.envs.game import Decided, Game, GameSnapshot, Turn
 from kinghill.envs.gym_env import KingOfTheHillEnv
 from kinghill.envs.opponents import RandomOpponent
 from kinghill.envs.rewards import RewardWeights
@@ -22,13 +31,18 @@ pettingzoo.register("aec", "kinghill/KingOfTheHill-v0", "kinghill.envs.aec_env:e
 __all__ = [
     "Action",
     "Agent",
+    "Answer",
     "ChoiceAction",
+    "Decided",
     "FrameView",
     "Game",
     "GameSnapshot",
+    "InvalidAction",
     "KingOfTheHillEnv",
     "RandomOpponent",
     "RewardWeights",
     "ShotAction",
     "Turn",
+    "ask",
+    "check_action",
 ]

@@ -9,7 +9,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from kinghill.envs.actions import Action, ChoiceAction, ShotAction
+from kinghill.envs.decisions import Answer
 from kinghill.envs.encoding import (
     action_space,
     cue_ball_mask,
@@ -35,6 +35,11 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
     the Gymnasium env's ``Dict`` action space (every point valid), or a structured action.
     Rewards (:class:`RewardWeights`) for both seats: each seat's credited whites and fouls, and
     the frame result (+win / loss). Terminations on a frame result, truncations at the shot limit.
+
+    A ``dict`` action outside the space raises ``ValueError`` naming the key (nothing changes).
+    Any other action is the player's own: one that cannot be played (not an action, malformed,
+    or not fitting the position) is charged as a shot not played (a foul, 12.4; a 10.4 choice
+    not made is taken as playing on), ``infos[agent]["fault"]`` says why, and play goes on.
     """
 
     metadata = {
@@ -107,20 +112,23 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        view = self.game.view()
-        if isinstance(action, ShotAction | ChoiceAction):
-            decision: Action = action
-        else:
+        if isinstance(action, dict):  # a point of the space: outside it is the caller's bug
             self._action_space.check(action)
-            decision = decode_action(action, view)
-        turn = self.game.play(decision)
+            decided = self.game.settle(Answer(decode_action(action, self.game.view())))
+        else:  # a structured action from an agent: one that cannot be played is its fault
+            decided = self.game.settle(Answer(action))
+        turn = decided.turn
         self._cumulative_rewards[agent] = 0.0
         frame = self.game.frame
         for seat, name in enumerate(AGENTS):
             self.rewards[name] = self.weights.of_turns([turn], seat) + self.weights.of_result(
                 frame, seat
             )
-            self.infos[name] = {"ruling": str(turn), "events": turn.result and turn.result.events}
+            self.infos[name] = {
+                "ruling": str(turn),
+                "events": turn.result and turn.result.events,
+                "fault": decided.fault,
+            }
         if frame.is_over:
             done = dict.fromkeys(self.agents, True)
             if frame.is_truncated:

@@ -12,8 +12,17 @@ from typing import Any
 
 import numpy as np
 
-from kinghill.envs.actions import Action, ChoiceAction, FrameView, ShotAction
+from kinghill.envs.actions import (
+    Action,
+    ChoiceAction,
+    FrameView,
+    InvalidAction,
+    ShotAction,
+    check_action,
+)
+from kinghill.envs.decisions import Answer
 from kinghill.envs.rules import (
+    EXTENSION,
     Decision,
     Foul,
     Frame,
@@ -51,6 +60,16 @@ class Turn:
             play_on = isinstance(self.action, ChoiceAction) and self.action.play_on
             return f"player {self.player} chooses to {'play on' if play_on else 'hand back'} (10.4)"
         return f"player {self.player}: {self.ruling}"
+
+
+@dataclass(frozen=True)
+class Decided:
+    """One decision as settled: the game's turn, and the agent's fault when it gave no playable
+    action (the turn is then what it was charged). A decision the clock judged over time is a
+    time foul (12.4), not a fault."""
+
+    turn: Turn
+    fault: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,24 +147,41 @@ class Game:
         self.rng.bit_generator.state = snap.rng_state
 
     # ---- playing ------------------------------------------------------------------------------
+    def time_allowed(self) -> float | None:
+        """The longest the player to move may think: the round's limit, plus the 15 s extension
+        while it is still theirs to claim (12.3, 12.5-12.7); None when no clock runs for this
+        decision (no time control, rounds 1-2, the 10.4 choice)."""
+        frame = self.frame
+        if self.clock is None or frame.decision not in (Decision.BREAK, Decision.SHOT):
+            return None
+        limit = self.clock.limit
+        if limit is None:
+            return None
+        return limit if frame.extension_used[frame.to_move] else limit + EXTENSION
+
     def play(self, action: Action, seconds: float | None = None) -> Turn:
         """Carry out the decision of the player to move; ``seconds`` is its decision time
-        (judged by the clock, if any). Raises ``ValueError`` (the game unchanged) for an action
-        that does not fit the decision or the table."""
+        (judged by the clock, if any). Raises :class:`InvalidAction` (a ``ValueError``; the game
+        unchanged) for anything that is not an action or does not fit the decision or the
+        table; errors of the engine itself propagate as they are."""
         frame, player = self.frame, self.frame.to_move
         if frame.is_over:
             raise ValueError(f"the frame is over: {frame.result}")
+        action = check_action(action)
         if frame.decision is Decision.CHOICE:
             if not isinstance(action, ChoiceAction):
-                raise ValueError("the 10.4 choice is due: expected a ChoiceAction")
+                raise InvalidAction("the 10.4 choice is due: expected a ChoiceAction")
             self.frame = choose(frame, action.play_on)
             return Turn(player, Decision.CHOICE, action, None, None, seconds)
         if not isinstance(action, ShotAction):
-            raise ValueError(f"a {frame.decision.value} is due: expected a ShotAction")
+            raise InvalidAction(f"a {frame.decision.value} is due: expected a ShotAction")
         state = self.state
-        if frame.decision is Decision.BREAK and action.place is not None:
-            state = state.place(BREAK_BALL, action.place)
-        validate_shot(frame, state, action.shot.cue_ball, action.call)
+        try:
+            if frame.decision is Decision.BREAK and action.place is not None:
+                state = state.place(BREAK_BALL, action.place)
+            validate_shot(frame, state, action.shot.cue_ball, action.call)
+        except ValueError as error:  # the action does not fit the table: nothing has changed
+            raise InvalidAction(str(error)) from None
         if self.clock is not None and seconds is not None:
             verdict = self.clock.judge_time(
                 frame, player, seconds, claim_extension_at=0.0 if action.claim_extension else None
@@ -165,6 +201,22 @@ class Game:
         ruling = judge(frame, action.shot.cue_ball, action.call, result.events)
         self.frame, self.state = apply(frame, ruling, result.final)
         return Turn(player, frame.decision, action, ruling, result, seconds)
+
+    def settle(self, answer: Answer) -> Decided:
+        """Play what an agent answered, or charge it by the rules when it gave nothing playable:
+        cut off by the clock, a time foul (12.4, ``judge_overtime``); any other fault (it
+        raised, returned an :class:`InvalidAction`, or gave no answer within an untimed
+        decision's cap) a :meth:`forfeit`. Play goes on either way; engine errors propagate."""
+        if answer.timed_out and self.time_allowed() is not None:
+            ruling = judge_overtime(self.frame)
+            return Decided(self._not_played(self.frame, ruling, None, answer.seconds))
+        if answer.fault is not None:
+            return Decided(self.forfeit(answer.fault, answer.seconds), answer.fault)
+        try:
+            return Decided(self.play(answer.value, answer.seconds))  # type: ignore[arg-type]
+        except InvalidAction as error:
+            fault = f"invalid action: {error}"
+            return Decided(self.forfeit(fault, answer.seconds), fault)
 
     def forfeit(self, reason: str, seconds: float | None = None) -> Turn:
         """The player to move produced no valid decision (an agent that raised or returned

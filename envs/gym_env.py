@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 
 from kinghill.envs.actions import Action, ChoiceAction, ShotAction
+from kinghill.envs.decisions import ask
 from kinghill.envs.encoding import (
     ACTION_DOC,
     OBSERVATION_DOC,
@@ -69,7 +70,10 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     ## Arguments
     - ``opponent``: an agent (``act(view) -> Action``), a callable with that signature, or a
       frozen SB3 policy in :class:`kinghill.envs.wrappers.FrozenPolicy`; default a
-      :class:`RandomOpponent`.
+      :class:`RandomOpponent`. An opponent that raises (``SystemExit`` and its own
+      ``KeyboardInterrupt`` included) or returns anything but a valid action is charged a
+      foul as a shot not played (12.4; a 10.4 choice not made is taken as playing on) and the
+      frame goes on; the reason is in ``info["turns"]``. A Ctrl-C still interrupts.
     - ``render_mode``: ``"rgb_array"`` (a top-down picture) or ``"human"`` (a pygame window).
     - ``breaker``: "random", "learner", "opponent" or "alternate" (alternates over resets).
     - ``required``: whites required (learner, opponent), R-handicap.
@@ -235,17 +239,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         turns: list[Turn] = []
         game = self.game
         while not game.is_over and game.to_move != LEARNER:
-            start = time.perf_counter()
-            try:
-                decision = self._decide(game.view())
-            except Exception as error:  # the opponent failed to decide: charged by the rules
-                turns.append(self._record(game.forfeit(f"{type(error).__name__}: {error}")))
-                continue
-            try:
-                turn = game.play(decision, time.perf_counter() - start)
-            except ValueError as error:  # its action does not fit the position: likewise
-                turn = game.forfeit(f"invalid action: {error}")
-            turns.append(self._record(turn))
+            decided = game.settle(ask(self._decide, game.view()))  # faults charged by the rules
+            turns.append(self._record(decided.turn))
         return turns
 
     def _record(self, turn: Turn) -> Turn:

@@ -2,7 +2,7 @@
 
 Each agent's decision is timed (wall clock around ``act``) and the time is passed to the game,
 whose clock judges it when time control is on (section 12). An agent that raises, or returns
-something the game cannot play, is charged a foul (``Game.forfeit``) and the error is counted;
+something the game cannot play, is charged a foul (``Game.settle``) and the error is counted;
 the frame goes on.
 """
 
@@ -15,19 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from kinghill.agents import make_agent
-from kinghill.envs import Agent, Game, Turn
+from kinghill.envs import Agent, Decided, Game
+from kinghill.envs.decisions import ask
 from kinghill.envs.rules import ShotClock
 from kinghill.experiments.tournament import FrameRecord, MatchOptions
 from kinghill.physics import NoiseModel
-
-
-@dataclass(frozen=True)
-class Decided:
-    """One decision as played: the game's turn, and the agent's error when it produced no
-    playable action (the turn is then the forfeit it was charged)."""
-
-    turn: Turn
-    error: str | None = None
 
 
 def new_game(options: MatchOptions, trajectory_fps: float | None = None) -> Game:
@@ -48,29 +40,9 @@ def seeds(seed: int) -> tuple[int, int, int]:
 
 def play_out(game: Game, agents: Sequence[Agent]) -> Iterator[Decided]:
     """Play the frame in ``game`` to its end, ``agents[p]`` deciding for player ``p``; yields
-    every decision as it is played."""
+    every decision as it is settled (a fault charged by the rules, :meth:`Game.settle`)."""
     while not game.is_over:
-        player = game.to_move
-        agent = agents[player]
-        view = game.view()
-        start = time.perf_counter()
-        try:
-            action = agent.act(view)
-        except Exception as error:  # any failure of an agent is charged by the rules
-            seconds = time.perf_counter() - start
-            yield Decided(game.forfeit(_describe(error), seconds), _describe(error))
-            continue
-        seconds = time.perf_counter() - start
-        try:
-            turn = game.play(action, seconds)
-        except ValueError as error:  # garbage, or a shot that does not fit the position
-            yield Decided(game.forfeit(_describe(error), seconds), _describe(error))
-            continue
-        yield Decided(turn)
-
-
-def _describe(error: Exception) -> str:
-    return f"{type(error).__name__}: {error}"
+        yield game.settle(ask(agents[game.to_move].act, game.view()))
 
 
 @dataclass
@@ -93,7 +65,7 @@ class _Tally:
         """Count one decision; returns the shooter of the latest shot decision."""
         turn, ruling = decided.turn, decided.turn.ruling
         player = turn.player
-        if decided.error is not None:
+        if decided.fault is not None:
             self.errors[player] += 1
         if ruling is None:  # the 10.4 choice
             return last_shooter
@@ -104,7 +76,7 @@ class _Tally:
         self.colour_pots[player] += ruling.legal_colour_pot
         if ruling.shot_played and ruling.call is not None:
             self.attempts[player] += 1
-        if not ruling.shot_played and decided.error is None:
+        if not ruling.shot_played and decided.fault is None:
             self.time_fouls[player] += 1
         return player
 

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from kinghill.agents import AgentSpecError, make_agent
-from kinghill.envs import ShotAction, Turn
+from kinghill.envs import Decided, ShotAction, Turn
 from kinghill.envs.replay import ReplayShot, write_replay
 from kinghill.envs.rules import Frame
-from kinghill.experiments.match import Decided, new_game, play_out, seeds
+from kinghill.experiments.match import new_game, play_out, seeds
 from kinghill.experiments.tournament import MatchOptions, TournamentError
 
 REPLAY_FPS = 25.0
@@ -50,8 +50,8 @@ def describe(decided: Decided, names: tuple[str, str]) -> str:
     turn = decided.turn
     who = f"player {turn.player} ({names[turn.player]})"
     seconds = "" if turn.seconds is None else f" [{turn.seconds:.2f} s]"
-    if decided.error is not None:
-        return f"{who} gave no playable action ({decided.error}): {turn.ruling}{seconds}"
+    if decided.fault is not None:
+        return f"{who} gave no playable action ({decided.fault}): {turn.ruling}{seconds}"
     if turn.ruling is None:
         return f"{turn}{seconds}"
     played = ""

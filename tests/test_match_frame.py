@@ -58,6 +58,27 @@ class Garbage:
         return "a lovely shot"  # type: ignore[return-value]
 
 
+class Exiting:
+    """Calls sys.exit on every decision (an agent cannot end the tournament)."""
+
+    def act(self, view: FrameView) -> Action:
+        raise SystemExit(3)
+
+
+class Interrupting:
+    """Raises its own KeyboardInterrupt (no signal: not the user's Ctrl-C)."""
+
+    def act(self, view: FrameView) -> Action:
+        raise KeyboardInterrupt
+
+
+class Shapeless:
+    """Returns a ShotAction without a shot (the issue's ``ShotAction(None)``)."""
+
+    def act(self, view: FrameView) -> Action:
+        return ShotAction(None)  # type: ignore[arg-type]
+
+
 class Sleepy:
     """Plays on after a foul, else a fixed soft shot of white 1; 30 s by the (patched) clock."""
 
@@ -67,7 +88,7 @@ class Sleepy:
         return ShotAction(Shot(1, 0.0, 2.0), place=(0.4, 0.8) if view.frame.shots == 0 else None)
 
 
-@pytest.mark.parametrize("bad", [Broken, Garbage])
+@pytest.mark.parametrize("bad", [Broken, Garbage, Exiting, Interrupting, Shapeless])
 def test_agent_that_raises_or_returns_garbage_is_charged_a_foul(
     bad: type, monkeypatch: pytest.MonkeyPatch
 ) -> None:
