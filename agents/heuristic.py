@@ -1,166 +1,25 @@
 """A ghost-ball player: pots the most makeable white, calls the coloured ball when it may, plays
-safe when nothing is on, and breaks firmly from the house."""
+safe when nothing is on, and breaks firmly from the house (the shots of
+:mod:`kinghill.envs.menu`)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from kinghill.agents.candidates import (
-    PotCandidate,
-    clear_path,
-    pots,
-    rolling_speed_needed,
+from kinghill.envs import Action, ChoiceAction, FrameView
+from kinghill.envs.menu import (
+    break_action,
+    fallback_action,
+    legal_pots,
+    pot_action,
+    safety_actions,
 )
-from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.aim import angle_to
-from kinghill.envs.rules import Call, Decision, ShotKind
-from kinghill.physics import BREAK_BALL, COLOURED, WHITES, Shot, TableState
-from kinghill.physics.geometry import TableGeometry
+from kinghill.envs.rules import Decision
 
 PLAY_ON_CHANCE = 0.3
 """10.4: play on when the best pot is at least this likely, else hand the shot back."""
-EARLY_CHANCE = 0.3
-"""An early double/abricol of the coloured ball (R-early) is tried only this likely or better."""
 POT_CHANCE = 0.02
 """Below this a pot is not worth trying: play safe instead."""
-BREAK_SPEED = 7.0
-"""Cue speed of the break (m/s)."""
-BREAK_SPOT = (0.55, 0.62)
-"""Where white 1 stands for the break, as fractions of the house length and the table width."""
-BREAK_AIM_OFFSET = 0.4
-"""The break strikes the apex this fraction of a ball's radius off full (a three-quarter ball)."""
-SAFETY_ARRIVAL = 0.4
-"""A safety sends its object ball to the cushion still rolling at this speed (m/s)."""
-POCKET_CLEARANCE = 0.12
-"""A safety's object ball must not run toward a pocket closer than this to its path (m)."""
-
-
-def permitted_early(call: Call) -> bool:
-    """Whether a pot on ``call`` is permitted before the required whites (8.1-8.3, R-early)."""
-    kinds = call.kinds
-    if ShotKind.DOUBLE in kinds and call.cue_ball != COLOURED:
-        return True
-    if ShotKind.ABRICOL in kinds and not call.is_single_adjacent_abricol:
-        return True
-    return ShotKind.COMBINATION in kinds and call.whites_taking_part >= 2
-
-
-def legal_pots(view: FrameView) -> list[PotCandidate]:
-    """The pots the player to move may make now, best first: whites while more are required
-    (5.5), the coloured ball called once they are in (6.1), and early doubles of the coloured
-    ball with a white cue ball that look makeable (8.1, R-early). Kicks (abricols) are left to
-    the search: off a real cushion the cue ball too often misses the object ball (R-fouls (a))."""
-    state, frame = view.state, view.frame
-    needed = frame.whites_needed(view.player)
-    whites = [b for b in WHITES if state.on_table[b]]
-    if not state.on_table[COLOURED]:
-        return pots(state, whites, whites) if needed else []
-    if needed == 0:
-        return pots(state, whites, [COLOURED], doubles=True)
-    early = [
-        c
-        for c in pots(state, whites, [COLOURED], doubles=True)
-        if c.call is not None and permitted_early(c.call) and c.chance >= EARLY_CHANCE
-    ]
-    found = pots(state, whites, whites) + early
-    found.sort(key=lambda c: c.chance, reverse=True)
-    return found
-
-
-def pot_action(candidate: PotCandidate) -> ShotAction:
-    """The action that plays ``candidate`` with its call."""
-    return ShotAction(candidate.shot, candidate.call)
-
-
-def break_action(state: TableState) -> ShotAction:
-    """A firm three-quarter-ball break on the apex from the house (4.1); it scatters the pyramid
-    off the cushions, so the break is legal (4.2)."""
-    spec = state.spec
-    place = (
-        spec.radius + BREAK_SPOT[0] * (spec.house_line_x - 2 * spec.radius),
-        spec.radius + BREAK_SPOT[1] * (spec.width - 2 * spec.radius),
-    )
-    apex = min(
-        (b for b in state.balls_on_table() if b != BREAK_BALL),
-        key=lambda b: state.positions[b, 0],
-    )
-    ax, ay = state.xy(apex)
-    side = 1.0 if place[1] > ay else -1.0  # strike the apex on the side facing the cue ball
-    target = (ax, ay + side * BREAK_AIM_OFFSET * spec.radius)
-    return ShotAction(Shot(BREAK_BALL, angle_to(place, target), BREAK_SPEED), None, place)
-
-
-def _rail_distance(state: TableState, start: tuple[float, float], phi: float) -> float:
-    """How far a ball's centre travels from ``start`` along ``phi`` before touching a cushion."""
-    spec, r = state.spec, state.spec.radius
-    dx, dy = math.cos(phi), math.sin(phi)
-    limits = []
-    if dx > 1e-9:
-        limits.append((spec.length - r - start[0]) / dx)
-    elif dx < -1e-9:
-        limits.append((r - start[0]) / dx)
-    if dy > 1e-9:
-        limits.append((spec.width - r - start[1]) / dy)
-    elif dy < -1e-9:
-        limits.append((r - start[1]) / dy)
-    return max(0.0, min(limits))
-
-
-def _runs_to_pocket(
-    state: TableState, start: tuple[float, float], end: tuple[float, float]
-) -> bool:
-    """Whether a ball rolling from ``start`` to ``end`` passes near a pocket's mouth."""
-    geometry = TableGeometry.from_spec(state.spec)
-    for shape in geometry.pockets.values():
-        px, py = shape.mouth_centre
-        sx, sy = start
-        dx, dy = end[0] - sx, end[1] - sy
-        length2 = dx * dx + dy * dy or 1e-12
-        t = max(0.0, min(1.0, ((px - sx) * dx + (py - sy) * dy) / length2))
-        if math.hypot(sx + t * dx - px, sy + t * dy - py) < POCKET_CLEARANCE:
-            return True
-    return False
-
-
-def safety_actions(view: FrameView) -> list[ShotAction]:
-    """Soft full-ball hits that send a white object ball to a cushion (R-fouls (a), (b)),
-    softest first; the object ball's path must not run at a pocket, so nothing drops."""
-    state = view.state
-    on = state.balls_on_table()
-    whites = [b for b in on if b != COLOURED]
-    found: list[tuple[float, ShotAction]] = []
-    for cue_ball in whites:
-        cue = state.xy(cue_ball)
-        for object_ball in on:
-            if object_ball == cue_ball:
-                continue
-            obj = state.xy(object_ball)
-            if not clear_path(state, cue, obj, (cue_ball, object_ball)):
-                continue
-            phi = angle_to(cue, obj)
-            to_rail = _rail_distance(state, obj, phi)
-            end = (obj[0] + to_rail * math.cos(phi), obj[1] + to_rail * math.sin(phi))
-            if _runs_to_pocket(state, obj, end):
-                continue
-            cue_path = max(0.0, math.dist(cue, obj) - 2 * state.spec.radius)
-            object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL)
-            speed = rolling_speed_needed(cue_path, object_start / 0.975)
-            cost = speed + (1.0 if object_ball == COLOURED else 0.0)
-            found.append((cost, ShotAction(Shot(cue_ball, phi, min(speed, 4.0)))))
-    found.sort(key=lambda item: item[0])
-    return [action for _, action in found]
-
-
-def fallback_action(view: FrameView) -> ShotAction:
-    """A firm shot at the nearest ball when no line is clear: contact and cushions are likely."""
-    state = view.state
-    on = state.balls_on_table()
-    cue_ball = next((b for b in on if b != COLOURED), on[0])
-    cue = state.xy(cue_ball)
-    target = min((b for b in on if b != cue_ball), key=lambda b: math.dist(cue, state.xy(b)))
-    return ShotAction(Shot(cue_ball, angle_to(cue, state.xy(target)), 3.0))
 
 
 class HeuristicAgent:

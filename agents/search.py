@@ -15,15 +15,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kinghill.agents.candidates import PotCandidate, pots
-from kinghill.agents.heuristic import (
+from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
+from kinghill.envs.candidates import PotCandidate, pots
+from kinghill.envs.menu import (
     break_action,
     fallback_action,
     legal_pots,
     pot_action,
     safety_actions,
 )
-from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.rules import Decision, Frame, apply, choose, judge
 from kinghill.physics import (
     COLOURED,

@@ -1,6 +1,10 @@
 """Environments of King of the Hill: the rules, the game loop, Gymnasium and PettingZoo envs.
 
-Importing this package registers ``kinghill/KingOfTheHill-v0`` with Gymnasium.
+Importing this package registers with Gymnasium ``kinghill/KingOfTheHill-v0`` and its trainable
+wrappers: ``kinghill/KingOfTheHill-Aim-v0`` (:class:`~kinghill.envs.wrappers.AimAssist`),
+``kinghill/KingOfTheHill-Flat-v0`` (:class:`~kinghill.envs.wrappers.FlatAction`) and
+``kinghill/KingOfTheHill-Masked-v0`` (:class:`~kinghill.envs.masked.MaskedShots`, for
+``MaskablePPO``).
 """
 
 import pettingzoo
@@ -26,6 +30,12 @@ register(
     entry_point="kinghill.envs.gym_env:KingOfTheHillEnv",
     max_episode_steps=None,
 )
+for _name, _entry in (
+    ("Aim", "kinghill.envs.wrappers:make_aim_env"),
+    ("Flat", "kinghill.envs.wrappers:make_flat_env"),
+    ("Masked", "kinghill.envs.masked:make_masked_env"),
+):
+    register(id=f"kinghill/KingOfTheHill-{_name}-v0", entry_point=_entry, max_episode_steps=None)
 pettingzoo.register("aec", "kinghill/KingOfTheHill-v0", "kinghill.envs.aec_env:env")
 
 __all__ = [

@@ -88,7 +88,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     ``info`` holds ``ruling`` (the learner's last shot, one readable line), ``turns`` (every
     decision since the last step, the opponent's included, one line each), ``rulings`` ((player,
     :class:`~kinghill.envs.rules.Ruling`) for each shot since the last step), ``events`` (their
-    event logs), ``frame`` (the :class:`~kinghill.envs.rules.Frame`) and ``action_mask``.
+    event logs), ``frame`` (the :class:`~kinghill.envs.rules.Frame`) and ``action_mask``; at
+    the end of a frame also ``is_success`` (True when the learner won it).
 
     ## Example
     >>> import gymnasium as gym
@@ -260,14 +261,18 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return encode_observation(self.game.view(LEARNER))
 
     def _info(self, turns: list[Turn]) -> dict[str, Any]:
-        return {
+        frame = self.game.frame
+        info = {
             "ruling": self._last_mine,
             "turns": [str(t) for t in turns],
             "rulings": [(t.player, t.ruling) for t in turns if t.ruling is not None],
             "events": [t.result.events for t in turns if t.result is not None],
             "action_mask": cue_ball_mask(self.game.view(LEARNER)),
-            "frame": self.game.frame,
+            "frame": frame,
         }
+        if frame.is_over:  # SB3's convention: evaluation and Monitor read it
+            info["is_success"] = frame.winner == LEARNER
+        return info
 
     def _scoreline(self) -> str:
         f = self.game.frame

@@ -1,7 +1,7 @@
 """Wrappers that make King of the Hill trainable with Stable-Baselines3: a flat ``Box`` action
 (:class:`FlatAction`), an aim-assisted ``Box`` action (:class:`AimAssist`), and
 :class:`FrozenPolicy`, which lets a trained SB3 model play as an opponent through the same
-decoding.
+decoding (the masked discrete action for ``MaskablePPO`` is :mod:`kinghill.envs.masked`).
 
 Both actions are vectors in [-1, 1]; a discrete field is a segment of scores decoded by argmax,
 a continuous field one entry mapped linearly (layouts in :data:`FLAT_LAYOUT`, :data:`AIM_LAYOUT`).
@@ -32,6 +32,7 @@ from kinghill.envs.encoding import (
     nearest_on_table,
     observation_space,
 )
+from kinghill.envs.masked import MaskedPolicy, make_masked_env
 from kinghill.envs.rules import MAX_CHAIN, MAX_TOUCHES, Call, Decision
 from kinghill.physics import (
     BREAK_BALL,
@@ -222,31 +223,56 @@ DECODERS: dict[str, Callable[[np.ndarray, FrameView], Action]] = {
     "flat": decode_flat,
     "aim": decode_aim,
 }
+ACTIONS = ("aim", "flat", "masked")
+"""The trainable actions: the two ``Box`` wrappers and the masked discrete one."""
+
+
+def make_aim_env(**kwargs: Any) -> gym.Env[Any, Any]:
+    """``KingOfTheHillEnv(**kwargs)`` with flat observations and :class:`AimAssist` (the entry
+    of the Gym ID ``kinghill/KingOfTheHill-Aim-v0``)."""
+    from kinghill.envs.gym_env import KingOfTheHillEnv
+
+    return AimAssist(FlattenObservation(KingOfTheHillEnv(**kwargs)))
+
+
+def make_flat_env(**kwargs: Any) -> gym.Env[Any, Any]:
+    """``KingOfTheHillEnv(**kwargs)`` with flat observations and :class:`FlatAction` (the entry
+    of the Gym ID ``kinghill/KingOfTheHill-Flat-v0``)."""
+    from kinghill.envs.gym_env import KingOfTheHillEnv
+
+    return FlatAction(FlattenObservation(KingOfTheHillEnv(**kwargs)))
 
 
 def make_sb3_env(action: str = "aim", **kwargs: Any) -> gym.Env[Any, Any]:
-    """``KingOfTheHill-v0`` with flat observations and the ``"flat"`` or ``"aim"`` action."""
+    """``KingOfTheHill-v0`` with flat observations and the ``"flat"`` or ``"aim"`` action, or
+    the masked discrete action of :class:`~kinghill.envs.masked.MaskedShots` (``"masked"``)."""
+    if action == "masked":
+        return make_masked_env(**kwargs)
     if action not in WRAPPERS:
-        raise ValueError(f"action must be one of {sorted(WRAPPERS)}, got {action!r}")
+        raise ValueError(f"action must be one of {sorted(ACTIONS)}, got {action!r}")
     env = gym.make("kinghill/KingOfTheHill-v0", **kwargs)
     return WRAPPERS[action](FlattenObservation(env))
 
 
 @dataclass
 class FrozenPolicy:
-    """A trained SB3 model as an opponent or agent: it sees the flattened observation of the
-    player to move and its action is decoded as during training (``action`` "flat" or "aim")."""
+    """A trained SB3 model as an opponent or agent: it sees the observation of the player to
+    move and its action is decoded as during training (``action`` "flat", "aim" or "masked";
+    a masked model, from ``MaskablePPO``, also gets the action mask)."""
 
     model: Any
     action: str = "aim"
     deterministic: bool = True
 
     def __post_init__(self) -> None:
-        if self.action not in DECODERS:
-            raise ValueError(f"action must be one of {sorted(DECODERS)}, got {self.action!r}")
+        if self.action not in ACTIONS:
+            raise ValueError(f"action must be one of {sorted(ACTIONS)}, got {self.action!r}")
         self._space = observation_space()
+        self._masked = MaskedPolicy(self.model, self.deterministic)
 
     def act(self, view: FrameView) -> Action:
+        if self.action == "masked":
+            return self._masked.act(view)
         obs = spaces.flatten(self._space, encode_observation(view))
         vector, _ = self.model.predict(obs, deterministic=self.deterministic)
         return DECODERS[self.action](vector, view)

@@ -10,10 +10,10 @@ import pytest
 from physics_support import state as table
 
 from kinghill.agents import HeuristicAgent, PolicyAgent, SearchAgent, make_agent
-from kinghill.agents.candidates import pocket_point
-from kinghill.agents.heuristic import legal_pots, permitted_early, safety_actions
 from kinghill.agents.policy import algorithm_of
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
+from kinghill.envs.candidates import pocket_point
+from kinghill.envs.menu import legal_pots, permitted_early, safety_actions
 from kinghill.envs.rules import Call, Decision, Frame, judge
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, TableSpec, TableState, simulate
 

@@ -26,6 +26,7 @@ WINDOW = {"corner": (0.010, math.radians(48.0)), "middle": (0.020, math.radians(
 """Half-width of the window head on (m), and the approach angle where it closes."""
 MAX_CUT = math.radians(60.0)
 """Cuts thinner than this are not attempted (the brief's "simple cut")."""
+COS_MAX_CUT = math.cos(MAX_CUT)
 ROLL_DECELERATION = 0.098
 """mu_roll * g (m/s^2) of the default cloth: how fast a rolling ball slows."""
 ROLLING_FRACTION = 5.0 / 7.0
@@ -177,13 +178,6 @@ def pot_chance(
     return math.erf(window / (sigma * math.sqrt(2)))
 
 
-def _cut(cue: Point, ghost: Point, obj: Point, target: Point) -> float:
-    """Angle between the cue ball's path to the ghost point and the object ball's path."""
-    a = angle_to(cue, ghost)
-    b = angle_to(obj, target)
-    return abs(math.remainder(a - b, 2 * math.pi))
-
-
 def _path_length(points: Sequence[Point]) -> float:
     return sum(math.dist(p, q) for p, q in zip(points, points[1:], strict=False))
 
@@ -235,69 +229,125 @@ def pot(
 ) -> PotCandidate | None:
     """The candidate for this pot, or None when it cannot be played (a line blocked, the cut too
     thin, a cushion point off its segment, the pocket closed from that side)."""
-    return _pot(state.spec, _centres(state), cue_ball, object_ball, pocket, double, abricol, noise)
+    centres = _centres(state)
+    route = _object_route(state.spec, centres, object_ball, pocket, double)
+    if route is None:
+        return None
+    return _pot(state.spec, centres, cue_ball, route, abricol, noise)
 
 
-def _pot(
+@dataclass(frozen=True)
+class _ObjectRoute:
+    """The object ball's half of a pot, shared by every cue ball that might play it: its path
+    to the pocket, the balls that block that path, the ghost point and the approach angle."""
+
+    object_ball: int
+    pocket: Pocket
+    double: Cushion | None
+    points: tuple[Point, ...]
+    blockers: frozenset[int]
+    ghost: Point
+    approach: float
+    path: float
+
+
+def _blockers(
+    centres: dict[int, Point], diameter: float, points: Sequence[Point], ignore: int
+) -> frozenset[int]:
+    """The balls (``ignore`` excepted) whose centres lie within ``diameter`` of the path."""
+    limit2 = diameter * diameter
+    found = set()
+    for (sx, sy), (ex, ey) in zip(points, points[1:], strict=False):
+        dx, dy = ex - sx, ey - sy
+        length2 = dx * dx + dy * dy or 1e-12
+        for ball, (bx, by) in centres.items():
+            if ball == ignore or ball in found:
+                continue
+            t = ((bx - sx) * dx + (by - sy) * dy) / length2
+            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            px, py = sx + t * dx - bx, sy + t * dy - by
+            if px * px + py * py < limit2:
+                found.add(ball)
+    return frozenset(found)
+
+
+def _object_route(
     spec: TableSpec,
     centres: dict[int, Point],
-    cue_ball: int,
     object_ball: int,
     pocket: Pocket,
     double: Cushion | None,
-    abricol: Cushion | None,
-    noise: NoiseModel,
-) -> PotCandidate | None:
-    cue, obj = centres[cue_ball], centres[object_ball]
+) -> _ObjectRoute | None:
+    """The object ball's route into ``pocket`` (straight or off ``double``), or None when the
+    pocket is closed from there or more than one ball blocks the way."""
+    obj = centres[object_ball]
     target, axis = pocket_aims(spec)[pocket]
-    object_points = [obj, target]
+    points: tuple[Point, ...] = (obj, target)
     if double is not None:
         if double in pocket.adjacent_cushions:
             return None  # 7.5: a rebound off a jaw's cushion is no double
         rail = _cushion_point(obj, mirror(target, double, spec), double, spec)
         if not _on_cushion(rail, double, spec):
             return None
-        object_points = [obj, rail, target]
-    approach = approach_angle(target, axis, object_points[-2])
+        points = (obj, rail, target)
+    approach = approach_angle(target, axis, points[-2])
     if pocket_window(pocket, approach) <= 0:
         return None
-    ghost = ghost_point(obj, object_points[1], spec)
-    cue_points = [cue, ghost]
+    blockers = _blockers(centres, spec.ball_diameter, points, object_ball)
+    if len(blockers) > 1:
+        return None  # whichever ball is the cue ball, another stands in the way
+    ghost = ghost_point(obj, points[1], spec)
+    return _ObjectRoute(
+        object_ball, pocket, double, points, blockers, ghost, approach, _path_length(points)
+    )
+
+
+def _pot(
+    spec: TableSpec,
+    centres: dict[int, Point],
+    cue_ball: int,
+    route: _ObjectRoute,
+    abricol: Cushion | None,
+    noise: NoiseModel,
+) -> PotCandidate | None:
+    """The pot of ``route`` by ``cue_ball`` (off ``abricol`` first), or None."""
+    if route.blockers - {cue_ball}:
+        return None
+    cue, obj, ghost = centres[cue_ball], route.points[0], route.ghost
+    cue_points: tuple[Point, ...] = (cue, ghost)
     if abricol is not None:
         rail = _cushion_point(cue, mirror(ghost, abricol, spec), abricol, spec)
         if not _on_cushion(rail, abricol, spec):
             return None
-        cue_points = [cue, rail, ghost]
-    cut = _cut(cue_points[-2], ghost, obj, object_points[1])
-    if cut > MAX_CUT:
+        cue_points = (cue, rail, ghost)
+    (ax, ay), (ox, oy), (tx, ty) = cue_points[-2], obj, route.points[1]
+    ux, uy, vx, vy = ghost[0] - ax, ghost[1] - ay, tx - ox, ty - oy
+    norms = math.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy)) or 1e-12
+    cos_cut = (ux * vx + uy * vy) / norms
+    if cos_cut < COS_MAX_CUT:
         return None
-    balls = (cue_ball, object_ball)
-    diameter = spec.ball_diameter
-    if not (
-        _clear_route(centres, diameter, object_points, balls)
-        and _clear_route(centres, diameter, cue_points, balls)
-    ):
+    cut = math.acos(min(1.0, cos_cut))
+    if not _clear_route(centres, spec.ball_diameter, cue_points, (cue_ball, route.object_ball)):
         return None
-    cue_path, object_path = _path_length(cue_points), _path_length(object_points)
-    chance = pot_chance(spec, pocket, approach, cut, cue_path, object_path, noise)
-    if double is not None or abricol is not None:
+    cue_path = _path_length(cue_points)
+    chance = pot_chance(spec, route.pocket, route.approach, cut, cue_path, route.path, noise)
+    if route.double is not None or abricol is not None:
         chance *= 0.5  # cushion rebounds are not mirror-true: throw and the rail's grip
     if chance <= 0:
         return None
     draw = DRAW if cut < STRAIGHT_CUT else 0.0
-    speed = pot_speed(cue_path, object_path, cut, draw)
-    phi = angle_to(cue, cue_points[1])
+    speed = pot_speed(cue_path, route.path, cut, draw)
     return PotCandidate(
         cue_ball,
-        object_ball,
-        pocket,
-        Shot(cue_ball, phi, speed, b=draw),
+        route.object_ball,
+        route.pocket,
+        Shot(cue_ball, angle_to(cue, cue_points[1]), speed, b=draw),
         cut,
         cue_path,
-        object_path,
+        route.path,
         chance,
-        angle_to(obj, object_points[1]),
-        double,
+        angle_to(obj, route.points[1]),
+        route.double,
         abricol,
     )
 
@@ -311,24 +361,35 @@ def pots(
     noise: NoiseModel = DEFAULT_NOISE,
 ) -> list[PotCandidate]:
     """Every playable pot of an object ball from ``object_balls`` by a cue ball from
-    ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first."""
+    ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first.
+
+    The object ball's route to each pocket is worked out once and shared by all cue balls."""
+    spec = state.spec
     centres = _centres(state)
-    objects = [b for b in object_balls if b in centres]
-    ways: list[tuple[Cushion | None, Cushion | None]] = [(None, None)]
-    if doubles:
-        ways += [(c, None) for c in Cushion]
-    found = []
-    for cue_ball in (b for b in cue_balls if b in centres):
-        kicks = [(None, c) for c in Cushion] if abricols and cue_ball != COLOURED else []
-        for object_ball in objects:
-            if object_ball == cue_ball:
-                continue
-            for pocket in Pocket:
-                for double, abricol in ways + kicks:
-                    candidate = _pot(
-                        state.spec, centres, cue_ball, object_ball, pocket, double, abricol, noise
-                    )
-                    if candidate is not None:
-                        found.append(candidate)
-    found.sort(key=lambda c: c.chance, reverse=True)
-    return found
+    cues = [b for b in cue_balls if b in centres]
+    ways: list[Cushion | None] = [None, *Cushion] if doubles else [None]
+    found: list[tuple[tuple[float, int, int, int, int], PotCandidate]] = []
+    for j, object_ball in enumerate(b for b in object_balls if b in centres):
+        for pocket in Pocket:
+            for double in ways:
+                route = _object_route(spec, centres, object_ball, pocket, double)
+                if route is None:
+                    continue
+                for i, cue_ball in enumerate(cues):
+                    if cue_ball == object_ball:
+                        continue
+                    kick = abricols and double is None and cue_ball != COLOURED
+                    for abricol in [None, *Cushion] if kick else [None]:
+                        candidate = _pot(spec, centres, cue_ball, route, abricol, noise)
+                        if candidate is not None:
+                            way = (
+                                0
+                                if double is None and abricol is None
+                                else 1 + int(double)
+                                if double is not None
+                                else 1 + len(Cushion) + int(abricol)  # type: ignore[arg-type]
+                            )
+                            key = (-candidate.chance, i, j, int(pocket), way)
+                            found.append((key, candidate))
+    found.sort(key=lambda item: item[0])  # best first; ties in the order cue, object, pocket
+    return [candidate for _, candidate in found]

@@ -1,0 +1,97 @@
+"""Issue 9: the masked discrete env for MaskablePPO conforms to Gymnasium and SB3, its mask
+offers exactly the shots on the menu, and every point of its action space is a valid action."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+import kinghill.envs  # noqa: F401  (registers the IDs)
+from kinghill.agents import make_agent
+from kinghill.envs import FrameView, Game
+from kinghill.envs.masked import (
+    HAND_BACK,
+    PLAY_ON,
+    POT_SLOTS,
+    SLOTS,
+    masked_observation_space,
+    menu_observation,
+    shot_menu,
+)
+from kinghill.envs.rules import Decision
+
+
+@pytest.mark.parametrize("name", ["Masked", "Aim", "Flat"])
+def test_every_wrapper_is_a_registered_gym_id_that_passes_both_checkers(name: str) -> None:
+    gym_check_env(gym.make(f"kinghill/KingOfTheHill-{name}-v0"), skip_render_check=True)
+    sb3_check_env(gym.make(f"kinghill/KingOfTheHill-{name}-v0"), skip_render_check=True)
+
+
+def _views(frames: int = 3) -> list[FrameView]:
+    """Decisions of heuristic frames: breaks, shots, 10.4 choices."""
+    game, out = Game(), []
+    players = [make_agent("heuristic", seed=1), make_agent("heuristic", seed=2)]
+    for seed in range(frames):
+        game.reset(seed=seed, breaker=seed % 2)
+        while not game.is_over and game.frame.shots < 40:
+            out.append(game.view())
+            game.play(players[game.to_move].act(game.view()))
+    return out
+
+
+def test_every_action_point_of_every_decision_plays_and_the_mask_matches_the_menu() -> None:
+    rng = np.random.default_rng(0)
+    game = Game()
+    space = masked_observation_space()
+    for view in _views():
+        menu = shot_menu(view)
+        mask = menu.action_masks()
+        assert mask.shape == (SLOTS + 3 + 4,) and mask[:SLOTS].any()
+        if view.decision is Decision.CHOICE:
+            assert np.flatnonzero(mask[:SLOTS]).tolist() == [HAND_BACK, PLAY_ON]
+        if view.decision is Decision.BREAK:
+            assert np.flatnonzero(mask[:SLOTS]).tolist() == [0]
+        offered = [s for s in range(SLOTS) if menu.shots[s] is not None]
+        if view.decision is Decision.SHOT:
+            assert np.flatnonzero(mask[:SLOTS]).tolist() == offered
+        obs = menu_observation(view, menu)
+        assert space.contains(obs)
+        for _ in range(3):  # offered or not, any point decodes to an action the game accepts
+            point = [rng.integers(SLOTS), rng.integers(3), rng.integers(4)]
+            game.state, game.frame = view.state, view.frame
+            game.play(menu.decode(point))
+
+
+def test_the_pot_slots_hold_the_heuristic_pots_with_their_calls() -> None:
+    from kinghill.envs.menu import legal_pots
+
+    for view in _views(2):
+        if view.decision is not Decision.SHOT:
+            continue
+        menu = shot_menu(view)
+        expected = legal_pots(view)[:POT_SLOTS]
+        got = [menu.shots[s] for s in range(len(expected))]
+        assert [(a.shot, a.call) for a in got if a] == [(c.shot, c.call) for c in expected]
+        colour = [s for s, c in enumerate(expected) if c.call is not None]
+        assert all(menu.features[s, 2] == 1.0 for s in colour)
+
+
+def test_an_action_outside_the_space_is_refused() -> None:
+    env = gym.make("kinghill/KingOfTheHill-Masked-v0")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="outside"):
+        env.step(np.array([SLOTS, 0, 0]))
+
+
+def test_is_success_is_set_at_the_end_of_a_frame_only() -> None:
+    env = gym.make("kinghill/KingOfTheHill-Masked-v0")
+    env.reset(seed=3)
+    while True:
+        mask = env.get_wrapper_attr("action_masks")()
+        slot = int(np.flatnonzero(mask[:SLOTS])[0])
+        _, _, terminated, truncated, info = env.step(np.array([slot, 1, 0]))
+        if terminated or truncated:
+            break
+        assert "is_success" not in info
+    assert info["is_success"] == (info["frame"].winner == 0)
