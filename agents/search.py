@@ -40,6 +40,9 @@ from kinghill.physics import (
 DEFAULT_BUDGET = 120
 """Noisy simulations per decision by default, besides the exact ones that calibrate the pots'
 aim (3-5 per pot variant); about 0.5 s a decision on a busy 2-core machine."""
+CLOCK_MARGIN = 1.0
+"""Seconds the search keeps in hand before the clock's limit (the last simulation, returning the
+action, a busy machine)."""
 CALIBRATION_STEP = math.radians(0.05)
 """First aim change of the calibration's secant (rad)."""
 CALIBRATION_STEPS = 2
@@ -104,10 +107,19 @@ class _Arm:
 class SearchAgent:
     """One-shot look-ahead by simulation under execution noise.
 
+    With a time budget the search is anytime: it repeats the halving with doubled budgets,
+    keeping every simulation's score, until the time is spent. It plays to the clock of the
+    round (``view.clock``, section 12): it thinks for min(budget, time left - ``margin``) and,
+    when its budget is longer than the base time allows, claims the 12.5 extension on a shot
+    that can win the frame (its whites are in, 6.1), once a frame as the rules allow. A
+    simulation budget is cut short by the clock too.
+
     :param seed: seeds the noise of the simulations (and so the agent's choices).
     :param budget: simulations per decision (a 10.4 choice spends it on both options).
     :param time_budget: seconds per decision instead; decisions then depend on the machine.
     :param noise: the execution noise assumed (default: the game's default ``NoiseModel``).
+    :param margin: seconds kept in hand before the clock's limit (the last simulation, the
+        return to the runner, a busy machine).
     """
 
     def __init__(
@@ -116,13 +128,17 @@ class SearchAgent:
         budget: int = DEFAULT_BUDGET,
         time_budget: float | None = None,
         noise: NoiseModel | None = None,
+        margin: float = CLOCK_MARGIN,
     ) -> None:
         if budget < 1:
             raise ValueError(f"budget: at least one simulation per decision, got {budget}")
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget}")
+        if not margin >= 0:
+            raise ValueError(f"margin must be seconds >= 0, got {margin}")
         self.budget = budget
         self.time_budget = time_budget
+        self.margin = margin
         self.noise = noise or NoiseModel()
         self.rng = np.random.default_rng(seed)
 
@@ -130,12 +146,28 @@ class SearchAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, view: FrameView) -> Action:
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         if view.decision is Decision.BREAK:
             return break_action(view.state)
+        deadline = self._deadline(view)
         if view.decision is Decision.CHOICE:
             return self._choose(view, deadline)
         return self._search(view, self.budget, deadline)[0]
+
+    def _deadline(self, view: FrameView) -> float | None:
+        """When to stop thinking: the time budget, cut to the clock's time left less the margin;
+        claims the extension first when the budget needs it and the shot can win the frame."""
+        now = time.perf_counter()
+        deadline = None if self.time_budget is None else now + self.time_budget
+        clock = view.clock
+        if clock is None or not clock.timed:
+            return deadline
+        wants_more = self.time_budget is not None and (
+            self.time_budget > clock.time_left() - self.margin
+        )
+        if wants_more and view.frame.has_required(view.player):
+            clock.claim_extension()
+        cutoff = now + clock.time_left() - self.margin
+        return cutoff if deadline is None else min(deadline, cutoff)
 
     # ---- the 10.4 choice ----------------------------------------------------------------------
     def _choose(self, view: FrameView, deadline: float | None) -> ChoiceAction:
@@ -157,21 +189,32 @@ class SearchAgent:
         if not actions:
             return fallback_action(view), -1.0
         arms = [_Arm(a) for a in actions]
+        best = self._halve(view, arms, budget, deadline)
+        while self.time_budget is not None and not _past(deadline):
+            budget *= 2  # anytime: halve again with twice the budget, scores kept
+            best = self._halve(view, arms, budget, deadline)
+        return best.action, best.mean
+
+    def _halve(
+        self, view: FrameView, arms: list[_Arm], budget: int, deadline: float | None
+    ) -> _Arm:
+        """Successive halving of ``arms`` with about ``budget`` simulations, stopped at
+        ``deadline``; returns the best arm (scores accumulate on the arms)."""
         spent = 0
         rounds = max(1, math.ceil(math.log2(len(arms))))
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
             for arm in arms:
                 for _ in range(per_arm):
+                    if arm.count and _past(deadline):
+                        break
                     arm.total += self._score(view, arm.action)
                     arm.count += 1
                     spent += 1
-            arms.sort(key=lambda a: a.mean, reverse=True)
-            out_of_time = deadline is not None and time.perf_counter() > deadline
-            if len(arms) == 1 or out_of_time or (deadline is None and spent >= budget):
-                break
+            arms = sorted(arms, key=lambda a: a.mean, reverse=True)
+            if len(arms) == 1 or _past(deadline) or spent >= budget:
+                return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
-        return arms[0].action, arms[0].mean
 
     def _score(self, view: FrameView, action: ShotAction) -> float:
         """One noisy outcome of ``action``, valued for the player to move."""
@@ -221,6 +264,10 @@ class SearchAgent:
             phi = phi + step
             error = _heading_error(state, replace(action.shot, phi=phi), pot)
         return replace(action, shot=replace(action.shot, phi=phi))
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
 
 
 def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:

@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from kinghill.envs.decision_clock import DecisionClock
 from kinghill.envs.rules import Call, Decision, Frame
 from kinghill.physics import Shot, TableState
 
@@ -98,11 +99,13 @@ def _shown(value: object) -> str:
 
 @dataclass(frozen=True)
 class FrameView:
-    """Everything a player may see when it is to decide: the table, the frame, and who it is."""
+    """Everything a player may see when it is to decide: the table, the frame, who it is, and
+    the decision's clock when someone times it (``clock.time_left()``; None: nobody does)."""
 
     state: TableState
     frame: Frame
     player: int
+    clock: DecisionClock | None = None
 
     @property
     def decision(self) -> Decision:

@@ -34,12 +34,15 @@ class Answer:
     :param seconds: the decision time (R-clock), or None when nobody measured it.
     :param fault: why the agent gave no value: it raised, its process died, or it was cut off.
     :param timed_out: it was cut off, still thinking, when its time allowed ran out.
+    :param claimed_at: seconds into the decision when the agent claimed the 12.5 extension on
+        the view's clock (``view.clock.claim_extension()``), or None.
     """
 
     value: object = None
     seconds: float | None = None
     fault: str | None = None
     timed_out: bool = False
+    claimed_at: float | None = None
 
 
 def ask(decide: Callable[[FrameView], object], view: FrameView) -> Answer:
@@ -57,7 +60,8 @@ def ask(decide: Callable[[FrameView], object], view: FrameView) -> Answer:
             return Answer(seconds=time.perf_counter() - start, fault=describe(error))
         except BaseException as error:  # SystemExit included: an agent cannot end the match
             return Answer(seconds=time.perf_counter() - start, fault=describe(error))
-    return Answer(value, time.perf_counter() - start)
+    claimed_at = None if view.clock is None else view.clock.claimed_at
+    return Answer(value, time.perf_counter() - start, claimed_at=claimed_at)
 
 
 def describe(error: BaseException) -> str:

@@ -20,14 +20,15 @@ from kinghill.envs.actions import (
     ShotAction,
     check_action,
 )
+from kinghill.envs.decision_clock import DecisionClock
 from kinghill.envs.decisions import Answer
 from kinghill.envs.rules import (
-    EXTENSION,
     Decision,
     Foul,
     Frame,
     Ruling,
     ShotClock,
+    TimeAllowance,
     apply,
     choose,
     judge,
@@ -139,6 +140,13 @@ class Game:
         """The frame as ``player`` (default: the player to decide) sees it."""
         return FrameView(self.state, self.frame, self.frame.to_move if player is None else player)
 
+    def allowance(self) -> TimeAllowance:
+        """The time the player to move may take for the decision now due: the round's limit and
+        the extension left for a shot; none without a clock or for the untimed 10.4 choice."""
+        if self.clock is None or self.frame.decision not in (Decision.BREAK, Decision.SHOT):
+            return TimeAllowance()
+        return self.clock.allowance(self.frame, self.frame.to_move)
+
     def snapshot(self) -> GameSnapshot:
         return GameSnapshot(self.state, self.frame, self.rng.bit_generator.state)
 
@@ -151,19 +159,24 @@ class Game:
         """The longest the player to move may think: the round's limit, plus the 15 s extension
         while it is still theirs to claim (12.3, 12.5-12.7); None when no clock runs for this
         decision (no time control, rounds 1-2, the 10.4 choice)."""
-        frame = self.frame
-        if self.clock is None or frame.decision not in (Decision.BREAK, Decision.SHOT):
-            return None
-        limit = self.clock.limit
-        if limit is None:
-            return None
-        return limit if frame.extension_used[frame.to_move] else limit + EXTENSION
+        allowance = self.allowance()
+        return None if allowance.limit is None else allowance.limit + allowance.extension
 
-    def play(self, action: Action, seconds: float | None = None) -> Turn:
+    def timed_view(self) -> FrameView:
+        """The view of the player to move with its decision's clock started now (R-clock), as
+        agents get it in matches (``view.clock``)."""
+        return replace(self.view(), clock=DecisionClock(self.allowance()))
+
+    def play(
+        self, action: Action, seconds: float | None = None, claimed_at: float | None = None
+    ) -> Turn:
         """Carry out the decision of the player to move; ``seconds`` is its decision time
-        (judged by the clock, if any). Raises :class:`InvalidAction` (a ``ValueError``; the game
-        unchanged) for anything that is not an action or does not fit the decision or the
-        table; errors of the engine itself propagate as they are."""
+        (judged by the clock, if any) and ``claimed_at`` when in it the 12.5 extension was
+        claimed (a :class:`DecisionClock`'s ``claimed_at``); without it, an action's
+        ``claim_extension`` claims at the moment the action came, ``seconds``. Raises
+        :class:`InvalidAction` (a ``ValueError``; the game unchanged) for anything that is not an
+        action or does not fit the decision or the table; errors of the engine itself propagate
+        as they are."""
         frame, player = self.frame, self.frame.to_move
         if frame.is_over:
             raise ValueError(f"the frame is over: {frame.result}")
@@ -183,9 +196,9 @@ class Game:
         except ValueError as error:  # the action does not fit the table: nothing has changed
             raise InvalidAction(str(error)) from None
         if self.clock is not None and seconds is not None:
-            verdict = self.clock.judge_time(
-                frame, player, seconds, claim_extension_at=0.0 if action.claim_extension else None
-            )
+            if claimed_at is None and action.claim_extension:
+                claimed_at = seconds
+            verdict = self.clock.judge_time(frame, player, seconds, claim_extension_at=claimed_at)
             frame = verdict.frame
             if verdict.is_foul:
                 return self._not_played(frame, judge_overtime(frame), action, seconds)
@@ -213,7 +226,7 @@ class Game:
         if answer.fault is not None:
             return Decided(self.forfeit(answer.fault, answer.seconds), answer.fault)
         try:
-            return Decided(self.play(answer.value, answer.seconds))  # type: ignore[arg-type]
+            return Decided(self.play(answer.value, answer.seconds, answer.claimed_at))  # type: ignore[arg-type]
         except InvalidAction as error:
             fault = f"invalid action: {error}"
             return Decided(self.forfeit(fault, answer.seconds), fault)

@@ -240,7 +240,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         turns: list[Turn] = []
         game = self.game
         while not game.is_over and game.to_move != LEARNER:
-            decided = game.settle(ask(self._decide, game.view()))  # faults charged by the rules
+            decided = game.settle(
+                ask(self._decide, game.timed_view())
+            )  # faults charged by the rules
             turns.append(self._record(decided.turn))
         return turns
 

@@ -1,9 +1,10 @@
 """The frame player of tournaments: two registry agents play one frame through a :class:`Game`.
 
-Each agent's decision is timed (wall clock around ``act``) and the time is passed to the game,
-whose clock judges it when time control is on (section 12). An agent that raises, or returns
-something the game cannot play, is charged a foul (``Game.settle``) and the error is counted;
-the frame goes on.
+Each agent's decision is timed by a :class:`~kinghill.envs.decision_clock.DecisionClock` started
+as the agent is asked and handed to it in the view (``view.clock``: the time left, the 12.5
+extension); the time and any claim are passed to the game, whose clock judges them when time
+control is on (section 12). An agent that raises, or returns something the game cannot play, is
+charged a foul (``Game.settle``) and the error is counted; the frame goes on.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def play_out(game: Game, agents: Sequence[Agent]) -> Iterator[Decided]:
     """Play the frame in ``game`` to its end, ``agents[p]`` deciding for player ``p``; yields
     every decision as it is settled (a fault charged by the rules, :meth:`Game.settle`)."""
     while not game.is_over:
-        yield game.settle(ask(agents[game.to_move].act, game.view()))
+        yield game.settle(ask(agents[game.to_move].act, game.timed_view()))
 
 
 @dataclass
@@ -56,15 +57,29 @@ class _Tally:
     colour_pots: list[int]
     time_fouls: list[int]
     errors: list[int]
+    decisions: list[int]
+    thinking: list[float]
 
     @classmethod
     def zero(cls) -> _Tally:
-        return cls(*([0, 0] for _ in range(7)))
+        return cls(
+            fouls=[0, 0],
+            visits=[0, 0],
+            whites=[0, 0],
+            attempts=[0, 0],
+            colour_pots=[0, 0],
+            time_fouls=[0, 0],
+            errors=[0, 0],
+            decisions=[0, 0],
+            thinking=[0.0, 0.0],
+        )
 
     def add(self, decided: Decided, last_shooter: int | None) -> int | None:
         """Count one decision; returns the shooter of the latest shot decision."""
         turn, ruling = decided.turn, decided.turn.ruling
         player = turn.player
+        self.decisions[player] += 1
+        self.thinking[player] += turn.seconds or 0.0
         if decided.fault is not None:
             self.errors[player] += 1
         if ruling is None:  # the 10.4 choice
@@ -106,6 +121,9 @@ def play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> 
         time_fouls=_pair(tally.time_fouls),
         errors=_pair(tally.errors),
         wall_time=time.perf_counter() - start,
+        extensions=(int(frame.extension_used[0]), int(frame.extension_used[1])),
+        decisions=_pair(tally.decisions),
+        thinking=(tally.thinking[0], tally.thinking[1]),
     )
 
 

@@ -94,6 +94,8 @@ class FrameRecord:
     The runner sets ``frame`` (the tournament frame index); a frame player may leave it at -1.
     ``winner`` is the winning seat, ``None`` for a truncated frame. ``errors`` counts the times
     an agent raised or returned an unusable action (each charged a foul by the environment).
+    ``extensions``: the 12.5 extension taken (0 or 1 a frame); ``decisions`` and ``thinking``:
+    decisions made and their total seconds.
     """
 
     agents: tuple[str, str]
@@ -109,6 +111,9 @@ class FrameRecord:
     errors: tuple[int, int]
     wall_time: float
     frame: int = -1
+    extensions: tuple[int, int] = (0, 0)
+    decisions: tuple[int, int] = (0, 0)
+    thinking: tuple[float, float] = (0.0, 0.0)
 
     def to_json(self) -> str:
         """One JSONL line (without the newline)."""

@@ -20,6 +20,7 @@ OPTIONS = MatchOptions(max_shots=40)
 def without_time(record: object) -> dict:
     data = dict(vars(record))
     data.pop("wall_time")
+    data.pop("thinking")
     return data
 
 
@@ -121,9 +122,10 @@ def test_decisions_over_time_are_time_fouls(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def played(line: str) -> dict:
-    """A frame log line without its wall time."""
+    """A frame log line without its wall and thinking times."""
     data = json.loads(line)
     data.pop("wall_time")
+    data.pop("thinking")
     return data
 
 

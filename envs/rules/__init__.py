@@ -15,7 +15,7 @@ from kinghill.envs.rules.call import (
     Touch,
     validate_call,
 )
-from kinghill.envs.rules.clock import EXTENSION, ShotClock, TimeVerdict
+from kinghill.envs.rules.clock import EXTENSION, ShotClock, TimeAllowance, TimeVerdict
 from kinghill.envs.rules.frame import Decision, EndReason, Frame, FrameResult, opponent
 from kinghill.envs.rules.invariants import InvariantError, check_invariants, invariant_violations
 from kinghill.envs.rules.referee import judge, judge_overtime, validate_shot
@@ -40,6 +40,7 @@ __all__ = [
     "Ruling",
     "ShotClock",
     "ShotKind",
+    "TimeAllowance",
     "TimeVerdict",
     "Touch",
     "Verdict",

@@ -35,6 +35,19 @@ class TimeVerdict:
 
 
 @dataclass(frozen=True)
+class TimeAllowance:
+    """The time a player may take for one decision: the round's base limit (``None``: no clock)
+    and the extension still open to them in this frame (15 s, or 0 once used; 12.5-12.6)."""
+
+    limit: float | None = None
+    extension: float = 0.0
+
+    @property
+    def timed(self) -> bool:
+        return self.limit is not None
+
+
+@dataclass(frozen=True)
 class ShotClock:
     """The clock of one tournament round; ``enabled`` False means no time control (12.1)."""
 
@@ -51,6 +64,13 @@ class ShotClock:
         if not self.enabled or self.round < FIRST_TIMED_ROUND:
             return None
         return max(MIN_LIMIT, BASE_LIMIT - LIMIT_STEP * (self.round - FIRST_TIMED_ROUND))
+
+    def allowance(self, frame: Frame, player: int) -> TimeAllowance:
+        """What ``player`` may take for a shot now: the base limit and the extension left."""
+        limit = self.limit
+        if limit is None:
+            return TimeAllowance()
+        return TimeAllowance(limit, 0.0 if frame.extension_used[player] else EXTENSION)
 
     def judge_time(
         self,
