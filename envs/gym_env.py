@@ -22,7 +22,7 @@ from kinghill.envs.encoding import (
 )
 from kinghill.envs.game import Game, GameSnapshot, Turn
 from kinghill.envs.opponents import RandomOpponent, as_decide, reseed
-from kinghill.envs.render import HumanWindow, TableRenderer, scoreboard
+from kinghill.envs.render import HumanWindow, ShotMarks, TableRenderer, scoreboard, shot_line
 from kinghill.envs.replay import ReplayShot, write_replay
 from kinghill.envs.rewards import RewardWeights
 from kinghill.envs.rules import ShotClock
@@ -252,10 +252,12 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self._last_ruling = f"P{turn.player}: {text}"
             if turn.player == LEARNER:
                 self._last_mine = text
-            if turn.result is not None and turn.result.trajectory is not None:
-                self._replay.append(
-                    ReplayShot(turn.result.trajectory, self._last_ruling, (self._scoreline(),))
-                )
+            trajectory = None if turn.result is None else turn.result.trajectory
+            if trajectory is not None and isinstance(turn.action, ShotAction):
+                shot, call = turn.action.shot, turn.action.call
+                marks = ShotMarks.of(shot.cue_ball, call, trajectory.positions[0], self.game.spec)
+                overlay = (self._scoreline(), shot_line(turn.player, shot.cue_ball, call))
+                self._replay.append(ReplayShot(trajectory, self._last_ruling, overlay, marks))
         return turn
 
     def _observe(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -22,8 +23,10 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from PIL import Image, ImageDraw, ImageFont
 
+from kinghill.envs.call_path import call_path
+from kinghill.envs.rules import Call
 from kinghill.physics.geometry import TableGeometry
-from kinghill.physics.names import COLOURED, N_BALLS
+from kinghill.physics.names import COLOURED, N_BALLS, Pocket
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
 
@@ -34,6 +37,11 @@ RAIL_WIDTH = 0.08
 """Width of the wooden rail beyond the cushions and pockets (m), for drawing only."""
 SUPERSAMPLING = 4
 """Ball sprites and the table are drawn this many times larger, then scaled down (anti-aliasing)."""
+NUMBER_SIZE = 0.8
+"""Height of a ball's number as a fraction of the ball's diameter."""
+NUMBER_WEIGHT = 0.035
+"""Stroke added around a number's glyphs, a fraction of the diameter: bold enough to read at
+800 px, where a ball is 14 px across."""
 
 WOOD: RGB = (110, 62, 30)
 CUSHION: RGB = (18, 104, 52)
@@ -47,6 +55,34 @@ COLOURED_FILL: RGB = (222, 70, 24)
 COLOURED_RING: RGB = (250, 220, 60)
 OVERLAY_BACK: RGB = (20, 20, 24)
 OVERLAY_TEXT: RGB = (235, 235, 235)
+CUE_RING: RGB = (70, 210, 255)
+"""The ring around the cue ball of the shot being played."""
+CALL_LINE: RGB = (250, 90, 230)
+"""The called route and the ring around the called pocket."""
+
+
+@dataclass(frozen=True)
+class ShotMarks:
+    """What a picture marks about a shot: its cue ball (ringed), and its call: the called
+    pocket (ringed) and the called route as a line on the table (:func:`call_path`).
+
+    :param cue_ball: the ball struck, or None for no mark.
+    :param pocket: the called pocket, or None (whites only).
+    :param path: the called route's points on the table (m), from the cue ball to the pocket.
+    """
+
+    cue_ball: int | None
+    pocket: Pocket | None = None
+    path: tuple[Point, ...] = ()
+
+    @classmethod
+    def of(
+        cls, cue_ball: int | None, call: Call | None, positions: np.ndarray, spec: TableSpec
+    ) -> ShotMarks:
+        """The marks of a shot with ``cue_ball`` and ``call`` from balls at ``positions``."""
+        if call is None:
+            return cls(cue_ball)
+        return cls(cue_ball, call.pocket, tuple(call_path(call, positions, spec)))
 
 
 def _overhang(geometry: TableGeometry) -> float:
@@ -90,13 +126,34 @@ def _ball_sprite(
     size = diameter_px * SUPERSAMPLING
     sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     pen = ImageDraw.Draw(sprite)
-    edge, edge_width = ((*ring, 255), round(size * 0.13)) if ring else ((40, 40, 40, 255), 1)
+    edge, edge_width = ((*ring, 255), round(size * 0.1)) if ring else ((40, 40, 40, 255), 1)
     pen.ellipse((0, 0, size - 1, size - 1), fill=(*fill, 255), outline=edge, width=edge_width)
-    font = ImageFont.load_default(size=size * 0.6)
+    # the coloured ball is told by its colour: its id is smaller and plain, inside the ring
+    font = ImageFont.load_default(size=size * NUMBER_SIZE * (0.7 if ring else 1.0))
     text = OVERLAY_TEXT if ring is not None else NUMBER
-    pen.text((size / 2, size / 2), label, fill=(*text, 255), font=font, anchor="mm")
+    pen.text(
+        (size / 2, size / 2 + size * 0.03),
+        label,
+        fill=(*text, 255),
+        font=font,
+        anchor="mm",
+        stroke_width=0 if ring else round(size * NUMBER_WEIGHT),
+        stroke_fill=(*text, 255),
+    )
     small = sprite.resize((diameter_px, diameter_px), Image.Resampling.LANCZOS)
     rgba = np.asarray(small, dtype=np.float32)
+    return rgba[..., :3], rgba[..., 3:] / 255
+
+
+def _ring_sprite(colour: RGB, diameter_px: int, width_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """An anti-aliased ring, as :func:`_ball_sprite` returns a ball."""
+    size = diameter_px * SUPERSAMPLING
+    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).ellipse(
+        (0, 0, size - 1, size - 1), outline=(*colour, 255), width=width_px * SUPERSAMPLING
+    )
+    rgba = np.asarray(sprite.resize((diameter_px, diameter_px), Image.Resampling.LANCZOS))
+    rgba = rgba.astype(np.float32)
     return rgba[..., :3], rgba[..., 3:] / 255
 
 
@@ -136,6 +193,8 @@ class TableRenderer:
             else _ball_sprite(str(ball), IVORY, None, diameter)
             for ball in range(N_BALLS)
         ]
+        self._cue_ring = _ring_sprite(CUE_RING, diameter + 6, 2)
+        self._marked: tuple[ShotMarks | None, np.ndarray] = (None, self._background)
 
     def to_pixel(self, xy: np.ndarray | Sequence[float]) -> np.ndarray:
         """Table coordinates (m, ``(..., 2)``) to pixel coordinates (column, row) as floats."""
@@ -143,6 +202,24 @@ class TableRenderer:
         column = self._border_px + xy[..., 0] * self._scale
         row = self._border_px + (self.spec.width - xy[..., 1]) * self._scale
         return np.stack([column, row], axis=-1)
+
+    def to_table(self, pixel: Sequence[float]) -> Point:
+        """The table point (m) under a pixel (column, row): the inverse of :meth:`to_pixel`."""
+        column, row = pixel
+        return (
+            (column - self._border_px) / self._scale,
+            self.spec.width - (row - self._border_px) / self._scale,
+        )
+
+    @property
+    def table_height(self) -> int:
+        """Rows of the picture that show the table; the overlay strip lies below them."""
+        return self._overlay_top
+
+    @property
+    def scale(self) -> float:
+        """Pixels per metre."""
+        return self._scale
 
     def _points(self, points: Sequence[Point]) -> list[tuple[float, float]]:
         """Table points to pixel points on the supersampled table picture."""
@@ -179,11 +256,17 @@ class TableRenderer:
         return picture.resize((self.shape[1], self.shape[0]), Image.Resampling.BOX)
 
     def draw(
-        self, positions: np.ndarray, on_table: np.ndarray, overlay: Sequence[str] = ()
+        self,
+        positions: np.ndarray,
+        on_table: np.ndarray,
+        overlay: Sequence[str] = (),
+        marks: ShotMarks | None = None,
     ) -> np.ndarray:
         """The picture of balls at ``positions`` (8 x 2, m; NaN off the table) and the overlay text.
 
         Balls not ``on_table`` are not drawn. ``overlay`` holds at most ``overlay_lines`` lines.
+        ``marks`` rings the shot's cue ball where it is now and draws its call (see
+        :class:`ShotMarks`).
         """
         positions = np.asarray(positions, dtype=np.float64)
         on_table = np.asarray(on_table, dtype=bool)
@@ -199,17 +282,42 @@ class TableRenderer:
                 f"draw: {len(overlay)} overlay lines given, this renderer has room for "
                 f"{self.overlay_lines}"
             )
-        picture = self._background.copy()
+        picture = self._marked_background(marks).copy()
         columns_rows = self.to_pixel(positions)
         for ball in np.flatnonzero(on_table):
-            self._paste_ball(picture, int(ball), columns_rows[ball])
+            self._paste(picture, self._sprites[int(ball)], columns_rows[ball])
+        cue = None if marks is None else marks.cue_ball
+        if cue is not None and on_table[cue]:
+            self._paste(picture, self._cue_ring, columns_rows[cue])
         if overlay:
             picture[self._overlay_top :] = self._overlay_strip(tuple(overlay))
         return picture
 
-    def _paste_ball(self, picture: np.ndarray, ball: int, centre: np.ndarray) -> None:
-        """Blend a ball sprite into the picture around ``centre`` (column, row), clipped to it."""
-        colour, alpha = self._sprites[ball]
+    def _marked_background(self, marks: ShotMarks | None) -> np.ndarray:
+        """The table with the call of ``marks`` drawn on it (kept for the next picture)."""
+        if marks is None or marks.pocket is None:
+            return self._background
+        if self._marked[0] != marks:
+            picture = Image.fromarray(self._background)
+            pen = ImageDraw.Draw(picture)
+            width = max(2, round(self._scale * 0.008))
+            points = [(float(c), float(r)) for c, r in self.to_pixel(np.array(marks.path))]
+            pen.line(points, fill=CALL_LINE, width=width, joint="curve")
+            shape = self.geometry.pockets[marks.pocket]
+            ((c, r),) = self.to_pixel(np.array([shape.capture_centre]))
+            radius = shape.capture_radius * self._scale + width
+            pen.ellipse(
+                (c - radius, r - radius, c + radius, r + radius), outline=CALL_LINE, width=width
+            )
+            self._marked = (marks, np.asarray(picture).copy())
+        return self._marked[1]
+
+    @staticmethod
+    def _paste(
+        picture: np.ndarray, sprite: tuple[np.ndarray, np.ndarray], centre: np.ndarray
+    ) -> None:
+        """Blend a sprite into the picture around ``centre`` (column, row), clipped to it."""
+        colour, alpha = sprite
         size = alpha.shape[0]
         left, top = round(centre[0] - size / 2), round(centre[1] - size / 2)
         c0, r0 = max(left, 0), max(top, 0)
@@ -231,11 +339,13 @@ class TableRenderer:
             self._strip = (lines, np.asarray(strip).copy())
         return self._strip[1]
 
-    def draw_state(self, state: TableState, overlay: Sequence[str] = ()) -> np.ndarray:
+    def draw_state(
+        self, state: TableState, overlay: Sequence[str] = (), marks: ShotMarks | None = None
+    ) -> np.ndarray:
         """The picture of a :class:`TableState` on this renderer's table."""
         if state.spec != self.spec:
             raise ValueError("draw_state: the state is on a different table than this renderer's")
-        return self.draw(state.positions, state.on_table, overlay)
+        return self.draw(state.positions, state.on_table, overlay, marks)
 
 
 def scoreboard(
@@ -252,6 +362,16 @@ def scoreboard(
         for seat, (c, r, f) in enumerate(zip(credited, required, fouls, strict=True))
     )
     return f"{seats} | to move: P{to_move} ({decision})"
+
+
+def shot_line(player: int, cue_ball: int, call: Call | None, name: str | None = None) -> str:
+    """The overlay's line for a shot being played: who shoots, the cue ball and the call, e.g.
+    ``P1 (search) shoots cue ball 3, calls 3 > 0 [REAR] => MIDDLE_LEFT (double)``."""
+    who = f"P{player}" + (f" ({name})" if name else "")
+    if call is None:
+        return f"{who} shoots cue ball {cue_ball}, whites only (no call)"
+    kinds = ", ".join(sorted(kind.value for kind in call.kinds))
+    return f"{who} shoots cue ball {cue_ball}, calls {call} ({kinds})"
 
 
 def _import_pygame() -> ModuleType:

@@ -16,8 +16,9 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from PIL import Image
 
-from kinghill.envs.render import TableRenderer
-from kinghill.physics.names import N_BALLS
+from kinghill.envs.render import ShotMarks, TableRenderer
+from kinghill.envs.rules import Call
+from kinghill.physics.names import BREAK_BALL, N_BALLS, Pocket
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
@@ -32,11 +33,13 @@ class ReplayShot:
     :param trajectory: the physics trajectory of the shot.
     :param caption: the ruling, shown while the final position is held.
     :param overlay: lines shown throughout the shot (e.g. the scoreboard before it).
+    :param marks: the shot's cue ball and call, drawn on every picture of it.
     """
 
     trajectory: Trajectory
     caption: str
     overlay: tuple[str, ...] = ()
+    marks: ShotMarks | None = None
 
     def __post_init__(self) -> None:
         times = np.asarray(self.trajectory.times)
@@ -54,12 +57,16 @@ class ReplayShot:
 
     @classmethod
     def from_result(
-        cls, result: ShotResult, caption: str, overlay: Sequence[str] = ()
+        cls,
+        result: ShotResult,
+        caption: str,
+        overlay: Sequence[str] = (),
+        marks: ShotMarks | None = None,
     ) -> ReplayShot:
         """The replay of a simulated shot; it must have been simulated with ``trajectory=True``."""
         if result.trajectory is None:
             raise ValueError("ReplayShot.from_result: simulate the shot with trajectory=True")
-        return cls(result.trajectory, caption, tuple(overlay))
+        return cls(result.trajectory, caption, tuple(overlay), marks)
 
 
 def resample(trajectory: Trajectory, fps: float) -> tuple[np.ndarray, np.ndarray]:
@@ -85,21 +92,28 @@ def resample(trajectory: Trajectory, fps: float) -> tuple[np.ndarray, np.ndarray
 
 
 def replay_frames(
-    shots: Sequence[ReplayShot], renderer: TableRenderer, fps: float = 30, hold_s: float = 1.0
+    shots: Sequence[ReplayShot],
+    renderer: TableRenderer,
+    fps: float = 30,
+    hold_s: float = 1.0,
+    speed: float = 1.0,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """The pictures of a replay, each with how many ``1/fps`` ticks it stays on screen.
 
-    Per shot: one picture per tick of motion, then the final position with the caption for
+    Per shot: one picture per tick of motion (``speed`` seconds of the shot a second: 2 plays
+    twice as fast, 0.5 in slow motion), then the final position with the caption for
     ``max(1, round(hold_s * fps))`` ticks.
     """
+    if not speed > 0:
+        raise ValueError(f"replay_frames: speed must be > 0, got {speed}")
     hold_ticks = max(1, round(hold_s * fps))
     for shot in shots:
-        positions, on_table = resample(shot.trajectory, fps)
+        positions, on_table = resample(shot.trajectory, fps / speed)
         for frame_positions, frame_on_table in zip(positions, on_table, strict=True):
-            yield renderer.draw(frame_positions, frame_on_table, shot.overlay), 1
+            yield renderer.draw(frame_positions, frame_on_table, shot.overlay, shot.marks), 1
         last = shot.trajectory
         ending = (*shot.overlay, shot.caption)
-        yield renderer.draw(last.positions[-1], last.on_table[-1], ending), hold_ticks
+        yield renderer.draw(last.positions[-1], last.on_table[-1], ending, shot.marks), hold_ticks
 
 
 def write_replay(
@@ -109,6 +123,7 @@ def write_replay(
     fps: float = 30,
     hold_s: float = 1.0,
     width_px: int = 800,
+    speed: float = 1.0,
 ) -> Path:
     """Write the replay of ``shots`` to ``path``: a GIF or, with imageio-ffmpeg, an MP4.
 
@@ -121,6 +136,7 @@ def write_replay(
     :param fps: frames per second of the replay.
     :param hold_s: seconds the final position of each shot is held with its ruling shown.
     :param width_px: picture width in pixels.
+    :param speed: playback speed: seconds of play shown per second of replay.
     :returns: the path written.
     """
     path = Path(path)
@@ -129,14 +145,16 @@ def write_replay(
         raise ValueError(f"write_replay: {path} must end in one of {FORMATS}")
     if not shots:
         raise ValueError("write_replay: no shots to replay")
-    if not (fps > 0 and hold_s >= 0):
-        raise ValueError(f"write_replay: fps must be > 0 and hold_s >= 0, got {fps}, {hold_s}")
+    if not (fps > 0 and hold_s >= 0 and speed > 0):
+        raise ValueError(
+            f"write_replay: fps and speed must be > 0 and hold_s >= 0, got {fps}, {speed}, {hold_s}"
+        )
     if suffix == ".gif" and fps > 50:
         raise ValueError("write_replay: GIF delays are whole 1/100 s; use fps <= 50 or an .mp4")
     if suffix == ".mp4":
         _import_ffmpeg()
     renderer = TableRenderer(spec, width_px, max(len(shot.overlay) for shot in shots) + 1)
-    frames = replay_frames(shots, renderer, fps, hold_s)
+    frames = replay_frames(shots, renderer, fps, hold_s, speed)
     if suffix == ".gif":
         _write_gif(path, frames, fps, _gif_palette(renderer))
     else:
@@ -159,7 +177,9 @@ def _gif_palette(renderer: TableRenderer) -> Image.Image:
     """A 256-colour palette of everything the renderer draws: the table, every ball and text."""
     rack = TableState.rack(renderer.spec)
     text = ["P0 whites 0/8 fouls 0 | to move: P1 (shot) 0123456789"] * renderer.overlay_lines
-    return Image.fromarray(renderer.draw_state(rack, text)).quantize(256)
+    call = Call.plain(BREAK_BALL, Pocket.REAR_LEFT)  # the marks' colours: cue ring, call line
+    marks = ShotMarks.of(BREAK_BALL, call, rack.positions, rack.spec)
+    return Image.fromarray(renderer.draw_state(rack, text, marks)).quantize(256)
 
 
 def _write_gif(

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from kinghill.agents import AgentSpecError, make_agent
 from kinghill.envs import Decided, ShotAction, Turn
+from kinghill.envs.render import ShotMarks, shot_line
 from kinghill.envs.replay import ReplayShot, write_replay
 from kinghill.envs.rules import Frame
 from kinghill.experiments.match import new_game, play_out, seeds
 from kinghill.experiments.tournament import MatchOptions, TournamentError
 
 REPLAY_FPS = 25.0
-"""Frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
+"""Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -41,6 +42,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     MatchOptions.add_arguments(parser)
     parser.add_argument(
         "--width", type=int, default=800, metavar="PX", help="replay width (default: 800)"
+    )
+    parser.add_argument(
+        "--fps",
+        type=float,
+        default=REPLAY_FPS,
+        metavar="N",
+        help=f"pictures per second of the replay (default: {REPLAY_FPS:g}; at most 50 for a GIF)",
+    )
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="playback speed: 2 plays the shots twice as fast, 0.5 in slow motion (default: 1)",
     )
     return parser
 
@@ -72,10 +87,16 @@ def scoreboard(frame: Frame, names: tuple[str, str]) -> str:
 
 
 def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot | None:
-    """The replay of a played shot (None for a choice or a shot not played)."""
-    if turn.result is None or turn.ruling is None:
+    """The replay of a played shot (None for a choice or a shot not played): the scoreboard
+    before it, who shoots with which cue ball and call, and the ruling at the end."""
+    result, action = turn.result, turn.action
+    if result is None or turn.ruling is None or not isinstance(action, ShotAction):
         return None
-    return ReplayShot.from_result(turn.result, str(turn.ruling), (scoreboard(before, names),))
+    cue, call = action.shot.cue_ball, action.call
+    overlay = (scoreboard(before, names), shot_line(turn.player, cue, call, names[turn.player]))
+    start = result.trajectory.positions[0] if result.trajectory is not None else None
+    marks = None if start is None else ShotMarks.of(cue, call, start, result.final.spec)
+    return ReplayShot.from_result(result, str(turn.ruling), overlay, marks)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,7 +112,11 @@ def run(args: argparse.Namespace) -> int:
     except (TournamentError, AgentSpecError, OSError) as error:
         print(f"kinghill play: error: {error}", file=sys.stderr)
         return 2
-    game = new_game(options, trajectory_fps=REPLAY_FPS if args.out is not None else None)
+    if not (args.fps > 0 and args.speed > 0):
+        print("kinghill play: error: --fps and --speed must be positive", file=sys.stderr)
+        return 2
+    sampling = args.fps / args.speed
+    game = new_game(options, trajectory_fps=sampling if args.out is not None else None)
     game.reset(seed=game_seed, breaker=0)
     shots: list[ReplayShot] = []
     before = game.frame
@@ -106,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         if not shots:
             print("kinghill play: no shot was played, no replay written", file=sys.stderr)
             return 1
-        path = write_replay(args.out, shots, game.spec, fps=REPLAY_FPS, width_px=args.width)
+        path = write_replay(
+            args.out, shots, game.spec, fps=args.fps, width_px=args.width, speed=args.speed
+        )
         print(f"replay: {path}")
     return 0

@@ -21,11 +21,13 @@ def renderer() -> TableRenderer:
 def _disc_colour(
     picture: np.ndarray, renderer: TableRenderer, xy: tuple[float, float]
 ) -> np.ndarray:
-    """Median colour of the pixels within 0.6 R of a table point (robust to the printed id)."""
+    """Median colour of the pixels 0.5-0.75 R from a table point: a ball's body around its
+    printed id, inside the coloured ball's ring."""
     column, row = renderer.to_pixel(xy)
-    radius = 0.6 * (renderer.to_pixel((SPEC.radius, 0.0))[0] - renderer.to_pixel((0.0, 0.0))[0])
+    radius = renderer.to_pixel((SPEC.radius, 0.0))[0] - renderer.to_pixel((0.0, 0.0))[0]
     rows, columns = np.mgrid[: picture.shape[0], : picture.shape[1]]
-    inside = (columns - column) ** 2 + (rows - row) ** 2 <= radius**2
+    distance2 = (columns - column) ** 2 + (rows - row) ** 2
+    inside = ((0.5 * radius) ** 2 <= distance2) & (distance2 <= (0.75 * radius) ** 2)
     return np.median(picture[inside], axis=0)
 
 
