@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 
 SUBCOMMAND_MODULES = (
     "kinghill.experiments.play",
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kinghill",
         description="King of the Hill (Russian pyramid) billiards: play, train and rate agents.",
     )
+    parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     missing = []
     for name in SUBCOMMAND_MODULES:

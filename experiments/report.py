@@ -14,7 +14,7 @@ import numpy as np
 
 from kinghill.experiments.stats import (
     Interval,
-    bootstrap_ratings,
+    rating_intervals,
     sequential_elo,
     wilson_interval,
 )
@@ -78,7 +78,7 @@ def build_report(
         }
         for i, a in enumerate(agents)
     }
-    ratings = bootstrap_ratings(wins, draws, samples=samples, seed=seed) if records else []
+    ratings = rating_intervals(wins, draws, samples=samples, seed=seed) if records else []
     index = {name: i for i, name in enumerate(agents)}
     elo = sequential_elo(
         (
@@ -119,7 +119,8 @@ def build_report(
         "frames_scheduled": len(config.schedule()),
         "draws": "truncated frames count half a point to each agent",
         "ratings": "Bradley-Terry (MM fit, one virtual draw per pair), Elo scale, mean 0; "
-        f"95% percentile bootstrap over frames resampled within pairs, {samples} resamples",
+        "95% intervals from the posterior of each pair's score under that prior "
+        f"(Beta(points + 1/2, points against + 1/2), refitted; {samples} draws)",
         "breaker_wins": _interval(
             wilson_interval(sum(r.winner == 0 for r in decided), len(decided))
         ),
@@ -205,7 +206,7 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def plot_ratings(report: dict[str, Any], path: Path) -> None:
-    """Bradley-Terry ratings with their bootstrap intervals, best at the top."""
+    """Bradley-Terry ratings with their 95% intervals, best at the top."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -226,7 +227,7 @@ def plot_ratings(report: dict[str, Any], path: Path) -> None:
     axes.errorbar(estimates, range(len(rated)), xerr=errors.reshape(2, -1), fmt="o", capsize=4)
     axes.set_yticks(range(len(rated)), [n for n, _ in rated])
     axes.axvline(0.0, color="grey", linewidth=0.5)
-    axes.set_xlabel("Bradley-Terry rating (Elo scale), 95% bootstrap interval")
+    axes.set_xlabel("Bradley-Terry rating (Elo scale), 95% interval")
     axes.set_title(f"{report['frames_played']} frames")
     figure.tight_layout()
     figure.savefig(path, dpi=120)

@@ -1,4 +1,4 @@
-"""Tournament statistics: Wilson intervals, Bradley-Terry ratings with bootstrap intervals, Elo.
+"""Tournament statistics: Wilson intervals, Bradley-Terry ratings with posterior intervals, Elo.
 
 Truncated frames (no winner, R-truncate) are draws and count as half a win for each player,
 as in chess scoring, in win rates and in ratings alike. Ratings are on the Elo scale
@@ -55,7 +55,7 @@ def bradley_terry(
     """Bradley-Terry ratings (Elo scale, mean 0) fitted by Hunter's MM iteration.
 
     ``wins[..., i, j]`` counts frames that i won against j, ``draws`` the truncated ones
-    (symmetric); leading axes are independent tournaments fitted together (the bootstrap).
+    (symmetric); leading axes are independent tournaments fitted together (the interval replicas).
     ``prior`` adds that many virtual points to each side of every pair (0.5 = one virtual drawn
     frame), so that an agent that won or lost every frame still gets a finite rating.
     """
@@ -80,35 +80,38 @@ def bradley_terry(
     return ELO_SCALE * log_strength
 
 
-def bootstrap_ratings(
+def rating_intervals(
     wins: np.ndarray,
     draws: np.ndarray,
     samples: int = 1000,
     seed: int = 0,
     prior: float = 0.5,
 ) -> list[Interval]:
-    """Bradley-Terry ratings with percentile 95% intervals from resampling frames.
+    """Bradley-Terry ratings with 95% intervals from the posterior of each pair's score.
 
-    Frames are resampled with replacement within each pair, which keeps the round-robin
-    design; a pair's resample is a multinomial draw over (i won, j won, drawn).
+    The estimate is :func:`bradley_terry` with ``prior`` virtual points a side. For the
+    interval, each of ``samples`` replicas draws every pair's score fraction from its posterior
+    under that same prior, Beta(points of i + prior, points of j + prior), and fits the ratings
+    to those fractions (times the pair's frames, no further prior); the interval is the 2.5 and
+    97.5 percentiles. Unlike resampling the frames (a percentile bootstrap), this does not
+    collapse when a pair's frames all went one way: a 20-0 pair keeps the doubt about how much
+    stronger the winner is, most of it upward.
     """
     wins = np.asarray(wins, float)
     draws = np.asarray(draws, float)
+    points, games = score_matrix(wins, draws)
     n = wins.shape[0]
     rng = np.random.default_rng(seed)
-    boot_wins = np.zeros((samples, n, n))
-    boot_draws = np.zeros((samples, n, n))
+    replica_points = np.zeros((samples, n, n))
     for i in range(n):
         for j in range(i + 1, n):
-            counts = np.array([wins[i, j], wins[j, i], draws[i, j]])
-            frames = int(counts.sum())
-            if frames == 0:
+            if games[i, j] == 0:
                 continue
-            drawn = rng.multinomial(frames, counts / frames, size=samples)
-            boot_wins[:, i, j], boot_wins[:, j, i] = drawn[:, 0], drawn[:, 1]
-            boot_draws[:, i, j] = boot_draws[:, j, i] = drawn[:, 2]
+            share = rng.dirichlet([points[i, j] + prior, points[j, i] + prior], size=samples)
+            replica_points[:, i, j] = games[i, j] * share[:, 0]
+            replica_points[:, j, i] = games[i, j] * share[:, 1]
     estimate = bradley_terry(wins, draws, prior=prior)
-    replicas = bradley_terry(boot_wins, boot_draws, prior=prior)
+    replicas = bradley_terry(replica_points, np.zeros_like(replica_points), prior=0.0)
     low, high = np.percentile(replicas, [2.5, 97.5], axis=0)
     return [
         Interval(float(e), float(lo), float(hi))

@@ -436,11 +436,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     MatchOptions.add_arguments(parser)
     parser.add_argument(
-        "--bootstrap",
+        "--rating-samples",
         type=int,
         default=1000,
         metavar="B",
-        help="bootstrap resamples for the rating intervals (default: 1000)",
+        help="posterior draws for the rating intervals (default: 1000)",
     )
     parser.add_argument(
         "--report-only",
@@ -484,7 +484,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
-    summary = write_report(args.out, config, records, samples=args.bootstrap)
+    summary = write_report(args.out, config, records, samples=args.rating_samples)
     print(summary)
     return 0
 

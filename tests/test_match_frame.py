@@ -132,7 +132,7 @@ def played(line: str) -> dict:
 def test_tiny_tournament_end_to_end_with_resume(tmp_path: Path) -> None:
     out = tmp_path / "t"
     argv = ["tournament", "--agents", "random", "heuristic", "--frames", "2", "--jobs", "1"]
-    argv += ["--max-shots", "40", "--bootstrap", "50", "--out", str(out)]
+    argv += ["--max-shots", "40", "--rating-samples", "50", "--out", str(out)]
     assert cli.main(argv) == 0
     assert (out / "report.md").exists() and (out / "report.json").exists()
     lines = (out / FRAMES_FILE).read_text().splitlines()

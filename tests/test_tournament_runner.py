@@ -160,7 +160,7 @@ def tournament_command(out: Path, jobs: int) -> list[str]:
         str(CONFIG.seed),
         "--jobs",
         str(jobs),
-        "--bootstrap",
+        "--rating-samples",
         "50",
         "--out",
         str(out),
@@ -274,7 +274,7 @@ def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Pa
     """Section 12: --round 3 is carried in MatchOptions; the report counts time fouls."""
     status = cli.main(
         ["tournament", "--agents", "weak", "strong", "--frames", "10", "--round", "3"]
-        + ["--jobs", "1", "--bootstrap", "50", "--out", str(tmp_path), "--player", PLAYER_SPEC]
+        + ["--jobs", "1", "--rating-samples", "50", "--out", str(tmp_path), "--player", PLAYER_SPEC]
     )
     assert status == 0
     config = json.loads((tmp_path / "tournament.json").read_text())
@@ -290,7 +290,7 @@ def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Pa
 def test_cli_runs_reports_and_rerenders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`kinghill tournament` writes report.md/json and ratings.png; --report-only redraws them."""
     args = ["tournament", "--agents", "weak", "mid", "strong", "--frames", "20", "--jobs", "1"]
-    args += ["--bootstrap", "200", "--out", str(tmp_path), "--player", PLAYER_SPEC]
+    args += ["--rating-samples", "200", "--out", str(tmp_path), "--player", PLAYER_SPEC]
     assert cli.main(args) == 0
     assert "Report:" in capsys.readouterr().out
     report = json.loads((tmp_path / "report.json").read_text())
@@ -299,7 +299,7 @@ def test_cli_runs_reports_and_rerenders(tmp_path: Path, capsys: pytest.CaptureFi
     assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
     first = (tmp_path / "report.md").read_text()
     (tmp_path / "report.md").unlink()
-    rerender = ["tournament", "--report-only", "--bootstrap", "200", "--out", str(tmp_path)]
+    rerender = ["tournament", "--report-only", "--rating-samples", "200", "--out", str(tmp_path)]
     assert cli.main(rerender) == 0
     assert (tmp_path / "report.md").read_text() == first
 

@@ -1,4 +1,5 @@
-"""Tournament statistics against hand-computed values: Wilson, Bradley-Terry, bootstrap, Elo."""
+"""Tournament statistics against hand-computed values: Wilson, Bradley-Terry, rating
+intervals, Elo."""
 
 import math
 
@@ -6,8 +7,8 @@ import numpy as np
 import pytest
 
 from kinghill.experiments.stats import (
-    bootstrap_ratings,
     bradley_terry,
+    rating_intervals,
     sequential_elo,
     wilson_interval,
 )
@@ -71,13 +72,13 @@ def test_bradley_terry_without_prior_rejects_a_pointless_agent() -> None:
     assert np.isfinite(bradley_terry(wins, np.zeros((2, 2)))).all()
 
 
-def test_bootstrap_ratings_bracket_the_estimate_and_are_reproducible() -> None:
+def test_rating_intervals_bracket_the_estimate_and_are_reproducible() -> None:
     """Percentile intervals contain the fit, narrow with more frames, repeat with the seed."""
     wins = np.array([[0, 60, 80], [40, 0, 60], [20, 40, 0]])
     draws = np.zeros((3, 3))
-    small = bootstrap_ratings(wins, draws, samples=400, seed=1)
-    large = bootstrap_ratings(wins * 10, draws, samples=400, seed=1)
-    assert small == bootstrap_ratings(wins, draws, samples=400, seed=1)
+    small = rating_intervals(wins, draws, samples=400, seed=1)
+    large = rating_intervals(wins * 10, draws, samples=400, seed=1)
+    assert small == rating_intervals(wins, draws, samples=400, seed=1)
     for s, big in zip(small, large, strict=True):
         assert s.low < s.estimate < s.high
         assert big.high - big.low < (s.high - s.low) / 2
@@ -90,3 +91,26 @@ def test_sequential_elo_two_updates_by_hand() -> None:
     expected_second = 1 / (1 + 10 ** (-16 / 400))
     assert ratings[0] == pytest.approx(8 - 16 * expected_second)
     assert ratings[1] == pytest.approx(-ratings[0])
+
+
+def test_a_twenty_nil_result_has_an_honest_interval() -> None:
+    """20-0: the fit is 400 log10(20.5 / 0.5) / 2 = 322.6 a side; the posterior of the loser's
+    share is Beta(0.5, 20.5), whose 97.5% quantile 0.1166 (scipy.stats.beta.ppf) bounds the
+    winner's rating from below at 400 log10(0.8834 / 0.1166) / 2 = 175.9; upward it stays wide
+    open (the 2.5% quantile, 2.4e-5, puts the top near 900)."""
+    wins = np.array([[0, 20], [0, 0]])
+    winner, loser = rating_intervals(wins, np.zeros((2, 2)), samples=4000, seed=3)
+    assert winner.estimate == pytest.approx(200 * math.log10(41))
+    assert winner.low == pytest.approx(175.9, abs=8)
+    assert winner.high > winner.estimate + 300  # a 20-0 score cannot bound the gap above
+    assert math.isfinite(winner.high)
+    assert (loser.low, loser.high) == pytest.approx((-winner.high, -winner.low))
+
+
+def test_rating_intervals_match_the_frame_bootstrap_on_balanced_results() -> None:
+    """With no lopsided pair the posterior interval is about as wide as resampling frames:
+    300-100 over 400 frames, sd of the log-odds sqrt(1/300 + 1/100) = 0.1155, so the 95%
+    half-width of each rating (half the gap) is 1.96 * 0.1155 / 2 * 400 / ln 10 = 19.7."""
+    wins = np.array([[0, 300], [100, 0]])
+    winner, _ = rating_intervals(wins, np.zeros((2, 2)), samples=4000, seed=0)
+    assert (winner.high - winner.low) / 2 == pytest.approx(19.7, rel=0.1)
