@@ -28,7 +28,13 @@ def import_ray() -> ModuleType:
 
 
 def on_ray(address: str) -> FrameRunner:
-    """A frame runner on the Ray cluster at ``address`` ('auto', or 'local' to start one here)."""
+    """A frame runner on the Ray cluster at ``address`` ('auto', or 'local' to start one here).
+
+    If the run stops early (Ctrl-C, SIGTERM, an error, or the consumer closing the iterator),
+    the frames not yet returned are cancelled (``ray.cancel``, force: a frame in play is lost
+    and played again on resume, as with local workers), so a shared cluster does not go on
+    playing them; a Ray instance started here is shut down.
+    """
     ray = import_ray()
 
     def run(
@@ -41,9 +47,14 @@ def on_ray(address: str) -> FrameRunner:
             remote_play = ray.remote(_play)
             shared_play = ray.put(play)
             pending = [remote_play.remote(shared_play, task) for task in tasks]
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
+            try:
+                while pending:
+                    done, pending = ray.wait(pending, num_returns=1)
+                    yield ray.get(done[0])
+            except BaseException:  # also GeneratorExit: the consumer stopped early
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+                raise
         finally:
             if started_here:
                 ray.shutdown()

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
@@ -27,6 +28,8 @@ from typing import Any, NoReturn, Protocol
 
 import numpy as np
 from tqdm import tqdm
+
+from kinghill.experiments.lifeline import follow_parent
 
 DEFAULT_PLAYER = "kinghill.experiments.match:play_frame"
 CONFIG_FILE = "tournament.json"
@@ -307,15 +310,20 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     If the run stops early (an error, Ctrl-C, or SIGTERM under ``kinghill tournament``), the
     workers are terminated at once: frames already yielded are kept, the frames in play are
     lost and played again on resume. Workers ignore SIGINT (a terminal's Ctrl-C reaches them
-    too): the parent stops them.
+    too): the parent stops them. A parent killed outright (SIGKILL) cannot: then each worker
+    notices that its parent is gone and exits within a second (:mod:`.lifeline`).
     """
 
     def run(
         play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameRecord]:
         context = multiprocessing.get_context("spawn")
+        from_main_thread = threading.current_thread() is threading.main_thread()
         pool = concurrent.futures.ProcessPoolExecutor(
-            jobs, mp_context=context, initializer=signal.signal, initargs=_IGNORE_SIGINT
+            jobs,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), from_main_thread),
         )
         try:
             pending = [pool.submit(play, task) for task in tasks]
@@ -332,8 +340,10 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     return run
 
 
-_IGNORE_SIGINT = (signal.SIGINT, signal.SIG_IGN)
-"""``signal.signal`` arguments that make a worker process ignore Ctrl-C."""
+def _start_worker(parent: int, pdeathsig: bool) -> None:
+    """A worker's first act: ignore Ctrl-C (the parent stops it) and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    follow_parent(parent, pdeathsig)
 
 
 def run_tournament(

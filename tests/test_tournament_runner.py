@@ -350,3 +350,42 @@ def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(TournamentError, match=r"pip install 'kinghill\[ray\]'"):
         on_ray("local")
+
+
+def marking_play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+    """The synthetic frame, slow, leaving a file in $KINGHILL_TEST_STARTS when it starts."""
+    (Path(os.environ["KINGHILL_TEST_STARTS"]) / str(seed)).touch()
+    time.sleep(0.5)
+    return synthetic_play_frame(agent_a, agent_b, seed, options)
+
+
+def test_ray_cancels_the_frames_left_when_the_run_stops(tmp_path: Path) -> None:
+    """Issue 10.3: on a Ray instance that outlives the run (a cluster), stopping the run (here
+    the consumer closing it, as Ctrl-C unwinds it) cancels the frames not yet played."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
+    import functools
+
+    from kinghill.experiments.ray_runner import on_ray
+    from kinghill.experiments.tournament import play_task
+
+    starts = tmp_path / "starts"
+    starts.mkdir()
+    env_vars = {"KINGHILL_TEST_STARTS": str(starts)}
+    ray.init(
+        num_cpus=1, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": env_vars}
+    )
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    try:
+        tasks = CONFIG.schedule()
+        frames = on_ray("auto")(
+            functools.partial(play_task, marking_play_frame, CONFIG.options), tasks
+        )
+        next(frames)
+        frames.close()
+        started = len(list(starts.iterdir()))
+        time.sleep(3)  # six more frames would start meanwhile without the cancellation
+        assert len(list(starts.iterdir())) <= started + 1 < len(tasks)
+        assert ray.is_initialized()  # not ours to shut down
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+        ray.shutdown()
