@@ -21,7 +21,7 @@ TESTS = Path(__file__).parent
 def tournament(out: Path, *args: str) -> list[str]:
     """The `kinghill tournament` command line, run by this Python."""
     command = [sys.executable, "-m", "kinghill.experiments.cli", "tournament", "--out", str(out)]
-    return [*command, "--bootstrap", "50", *args]
+    return [*command, "--rating-samples", "50", *args]
 
 
 def marked_env(marker: str) -> dict[str, str]:
