@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from kinghill.physics.resolve.ball_cushion import LAWS, Rubber, make_law
+
 SPEC_CACHE_SIZE = 16
 """How many distinct specs keep their derived tables (geometry, engine table) cached: the most
 recently used ones, so that a user drawing a new table per episode keeps flat memory."""
@@ -47,19 +49,33 @@ class TableSpec:
     """Side-spin friction; spin decays at 5 mu_spin g / (2 R) rad/s^2 (pooltool: 0.444 R / R)."""
     e_ball: float = 0.95
     """Ball-ball coefficient of restitution."""
+    cushion_law: str = "simple"
+    """The cushion noses' impact law, by name: ``"mathavan_2010"`` (Mathavan, Jackson & Parkin
+    2010), ``"han_2005"`` (Han 2005) or ``"simple"`` (kinghill's constant-restitution baseline)."""
     e_cushion: float = 0.85
-    """Ball-cushion coefficient of restitution."""
+    """Ball-cushion coefficient of restitution, as the law means it (Mathavan: energetic, Han:
+    along the tilted contact normal, simple: of the horizontal normal speed)."""
     mu_cushion: float = 0.2
     """Ball-cushion sliding friction."""
+    jaw_law: str = "simple"
+    """The pocket jaws' (tips and facings) impact law, by name, as ``cushion_law``."""
     e_jaw: float = 0.5
-    """Restitution of the pocket jaws (tips and facings): deader than the cushion noses."""
+    """Restitution of the pocket jaws: deader than the cushion noses."""
+    mu_jaw: float = 0.2
+    """Ball-jaw sliding friction."""
     mu_ball_a: float = 0.00995
     """Ball-ball friction mu(v) = a + b exp(-c v_rel) (Alciatore, TP A-14 fit)."""
     mu_ball_b: float = 0.108
     mu_ball_c: float = 1.088
 
     def __post_init__(self) -> None:
+        for name in ("cushion_law", "jaw_law"):
+            law = getattr(self, name)
+            if law not in LAWS:
+                raise ValueError(f"TableSpec.{name} must be one of {', '.join(LAWS)}, got {law!r}")
         for f in fields(self):
+            if f.type == "str":
+                continue
             value = getattr(self, f.name)
             if not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ValueError(f"TableSpec.{f.name} must be a finite number, got {value!r}")
@@ -93,6 +109,21 @@ class TableSpec:
                 f"TableSpec: a {self.length} x {self.width} m table is too small for 8 balls "
                 "and a pyramid layout (length about twice the width)"
             )
+
+        make_law(self.cushion_law, self.cushion_rubber)  # each law's own limits, said early
+        make_law(self.jaw_law, self.jaw_rubber)
+
+    @property
+    def cushion_rubber(self) -> Rubber:
+        """The cushion noses' coefficients as the laws take them."""
+        return Rubber(
+            self.radius, self.cushion_height, self.e_cushion, self.mu_cushion, self.mu_slide
+        )
+
+    @property
+    def jaw_rubber(self) -> Rubber:
+        """The jaws' coefficients (their nose at the cushion's height)."""
+        return Rubber(self.radius, self.cushion_height, self.e_jaw, self.mu_jaw, self.mu_slide)
 
     @property
     def radius(self) -> float:

@@ -29,7 +29,7 @@ from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Po
 from kinghill.physics.geometry import TableGeometry
 from kinghill.physics.names import N_BALLS, Cushion, Pocket
 from kinghill.physics.resolve.ball_ball import BallBallModel, Motion
-from kinghill.physics.resolve.ball_cushion import BallCushionModel
+from kinghill.physics.resolve.ball_cushion import make_law
 from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
 PUSH_SPEED = 1e-3
@@ -61,8 +61,8 @@ class Table:
         self.geometry = TableGeometry.from_spec(spec)
         self.cloth = Cloth(spec)
         self.ball_ball = BallBallModel(spec)
-        self.ball_cushion = BallCushionModel(spec)
-        self.jaw = BallCushionModel(spec, jaw=True)
+        self.ball_cushion = make_law(spec.cushion_law, spec.cushion_rubber)
+        self.jaw = make_law(spec.jaw_law, spec.jaw_rubber)
         self.space = pymunk.Space()
         self.filter = pymunk.ShapeFilter()
         self.targets: dict[pymunk.Shape, tuple] = {}

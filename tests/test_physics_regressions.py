@@ -13,7 +13,7 @@ from physics_support import SPEC, R, assert_physical, layout
 from kinghill.physics import BallBall, BallCushion, Pocketed, Shot, TableState
 from kinghill.physics.cue import strike
 from kinghill.physics.resolve.ball_ball import BallBallModel
-from kinghill.physics.resolve.ball_cushion import BallCushionModel
+from kinghill.physics.resolve.ball_cushion.law import FrameLaw
 from kinghill.physics.stepper import Run, run
 
 Balls = dict[int, tuple[float, float]]
@@ -193,7 +193,7 @@ def test_a_response_that_leaves_a_ball_in_a_cushion_stops_it(
 ) -> None:
     """The same guarantee for cushions (a cushion model that does nothing): the ball stops on
     the cushion instead of touching it again and again at the same instant."""
-    monkeypatch.setattr(BallCushionModel, "solve", lambda self, nx, ny, ball: ball)
+    monkeypatch.setattr(FrameLaw, "solve", lambda self, nx, ny, ball: ball)
     out = play({1: (1.0, 0.8875)}, Shot(1, math.pi / 2, 3.0))
     assert [type(e) for e in out.events] == [BallCushion]
     assert out.positions[1][1] == pytest.approx(SPEC.width - R)
