@@ -30,15 +30,27 @@ def algorithm_of(path: Path) -> str | None:
     return None
 
 
+def find_checkpoint(path: str | Path) -> Path:
+    """The checkpoint file ``path`` names: ``path`` itself, or ``path.zip`` as SB3 saves it.
+
+    :raises FileNotFoundError: neither exists (or it is a directory).
+    :raises ValueError: the file is not a zip archive, so not an SB3 checkpoint.
+    """
+    path = Path(path)
+    if not path.is_file() and Path(f"{path}.zip").is_file():
+        path = Path(f"{path}.zip")
+    if not path.is_file():
+        raise FileNotFoundError(f"no policy checkpoint at {path}")
+    if not zipfile.is_zipfile(path):
+        raise ValueError(f"{path} is not a Stable-Baselines3 checkpoint (not a zip file)")
+    return path
+
+
 def load_model(path: str | Path) -> Any:
     """The SB3 model saved at ``path`` (PPO or SAC; detected from the zip, else both tried)."""
     import stable_baselines3
 
-    path = Path(path)
-    if not path.exists() and path.with_suffix(".zip").exists():
-        path = path.with_suffix(".zip")
-    if not path.exists():
-        raise FileNotFoundError(f"no policy checkpoint at {path}")
+    path = find_checkpoint(path)
     detected = algorithm_of(path)
     order = [detected] if detected else list(ALGORITHMS)
     errors = []

@@ -122,8 +122,17 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 
 def check_agent(spec: str) -> None:
     """Check that ``spec`` names a class or factory and that its arguments fit, without
-    building the agent (for options checked before a long run starts)."""
+    building the agent (for options checked before a long run starts); a ``policy:PATH``
+    checkpoint must be there (it is not loaded)."""
     _resolve(spec, None)
+    target = AgentSpec.parse(spec).target
+    if target.startswith("policy:"):
+        from kinghill.agents.policy import find_checkpoint
+
+        try:
+            find_checkpoint(target.removeprefix("policy:"))
+        except (OSError, ValueError) as error:
+            raise AgentSpecError(f"agent {spec!r}: {error}") from None
 
 
 def _resolve(spec: str, seed: int | None) -> tuple[AgentFactory, dict[str, Any]]:

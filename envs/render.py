@@ -157,6 +157,10 @@ def _ring_sprite(colour: RGB, diameter_px: int, width_px: int) -> tuple[np.ndarr
     return rgba[..., :3], rgba[..., 3:] / 255
 
 
+MIN_WIDTH_PX = 200
+"""The narrowest picture :class:`TableRenderer` draws (ball numbers stay legible)."""
+
+
 class TableRenderer:
     """Draws the table and the balls top-down as an ``(H, W, 3)`` uint8 array.
 
@@ -167,8 +171,10 @@ class TableRenderer:
     """
 
     def __init__(self, spec: TableSpec, width_px: int = 800, overlay_lines: int = 3) -> None:
-        if width_px < 200:
-            raise ValueError(f"TableRenderer: width_px must be at least 200, got {width_px}")
+        if width_px < MIN_WIDTH_PX:
+            raise ValueError(
+                f"TableRenderer: width_px must be at least {MIN_WIDTH_PX}, got {width_px}"
+            )
         if overlay_lines < 0:
             raise ValueError(f"TableRenderer: overlay_lines must be >= 0, got {overlay_lines}")
         self.spec = spec

@@ -24,6 +24,8 @@ from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
 
 FORMATS = (".gif", ".mp4")
+MAX_GIF_FPS = 50.0
+"""The most pictures a second a GIF can show evenly (its delays are whole 1/100 s)."""
 
 
 @dataclass(frozen=True)
@@ -139,26 +141,39 @@ def write_replay(
     :param speed: playback speed: seconds of play shown per second of replay.
     :returns: the path written.
     """
-    path = Path(path)
+    path = check_replay_path(path)
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise ValueError(f"write_replay: {path} must end in one of {FORMATS}")
     if not shots:
         raise ValueError("write_replay: no shots to replay")
     if not (fps > 0 and hold_s >= 0 and speed > 0):
         raise ValueError(
             f"write_replay: fps and speed must be > 0 and hold_s >= 0, got {fps}, {speed}, {hold_s}"
         )
-    if suffix == ".gif" and fps > 50:
-        raise ValueError("write_replay: GIF delays are whole 1/100 s; use fps <= 50 or an .mp4")
-    if suffix == ".mp4":
-        _import_ffmpeg()
+    if suffix == ".gif" and fps > MAX_GIF_FPS:
+        raise ValueError(
+            f"write_replay: GIF delays are whole 1/100 s; use fps <= {MAX_GIF_FPS:g} or an .mp4"
+        )
     renderer = TableRenderer(spec, width_px, max(len(shot.overlay) for shot in shots) + 1)
     frames = replay_frames(shots, renderer, fps, hold_s, speed)
     if suffix == ".gif":
         _write_gif(path, frames, fps, _gif_palette(renderer))
     else:
         _write_mp4(path, frames, fps, (renderer.shape[1], renderer.shape[0]))
+    return path
+
+
+def check_replay_path(path: str | Path) -> Path:
+    """``path`` as a Path if a replay can be written there in its format: it ends in ``.gif``
+    or ``.mp4``, and for an MP4 imageio-ffmpeg is installed.
+
+    :raises ValueError: another suffix.
+    :raises DependencyNotInstalled: an MP4 without imageio-ffmpeg.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise ValueError(f"write_replay: {path} must end in one of {FORMATS}")
+    if path.suffix.lower() == ".mp4":
+        _import_ffmpeg()
     return path
 
 

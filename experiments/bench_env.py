@@ -11,7 +11,6 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -21,6 +20,7 @@ import kinghill.envs.game as game_module
 from kinghill.envs.actions import Action, FrameView
 from kinghill.envs.encoding import action_space, decode_action
 from kinghill.envs.gym_env import KingOfTheHillEnv
+from kinghill.experiments.cli import output_file, positive_int, seed
 from kinghill.physics import ShotResult, TableState, simulate
 
 
@@ -119,12 +119,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="benchmark the environment's overhead over raw physics, and vector-env speed",
         description=__doc__,
     )
-    parser.add_argument("--steps", type=int, default=2_000, help="env steps timed (default 2000)")
     parser.add_argument(
-        "--vector-steps", type=int, default=500, help="steps per vector-env run (default 500)"
+        "--steps", type=positive_int, default=2_000, help="env steps timed (default 2000)"
     )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, help="also write the numbers to this JSON file")
+    parser.add_argument(
+        "--vector-steps",
+        type=positive_int,
+        default=500,
+        help="steps per vector-env run (default 500)",
+    )
+    parser.add_argument("--seed", type=seed, default=0)
+    parser.add_argument(
+        "--out", type=output_file(".json"), help="also write the numbers to this JSON file"
+    )
     return parser
 
 

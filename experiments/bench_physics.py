@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from kinghill.experiments.cli import output_file, positive_int, seed
 from kinghill.physics import Shot, TableSpec, TableState, simulate
 
 DEFAULT_SUITE = Path(__file__).resolve().parent.parent.parent / "shared/bench/peer/suite.json"
@@ -184,22 +185,28 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="benchmark the physics engine (shots/s, breaks/s, first call, reference mode)",
         description=__doc__,
     )
-    parser.add_argument("--shots", type=int, default=1000, help="random shots (default 1000)")
-    parser.add_argument("--breaks", type=int, default=200, help="timed breaks (default 200)")
+    parser.add_argument(
+        "--shots", type=positive_int, default=1000, help="random shots (default 1000)"
+    )
+    parser.add_argument(
+        "--breaks", type=positive_int, default=200, help="timed breaks (default 200)"
+    )
     parser.add_argument(
         "--reference-shots",
-        type=int,
+        type=positive_int,
         default=20,
         help="random shots also run in the 1/5000 s reference mode (default 20; ~1 s each)",
     )
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--seed", type=seed, default=2024)
     parser.add_argument(
         "--suite",
         type=Path,
         default=DEFAULT_SUITE,
         help="peer suite JSON (default ../shared/bench/peer/suite.json); skipped if absent",
     )
-    parser.add_argument("--out", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--out", type=output_file(".json"), help="also write the figures to this JSON file"
+    )
     return parser
 
 

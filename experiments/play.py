@@ -3,19 +3,36 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
+
+from gymnasium.error import DependencyNotInstalled
 
 from kinghill.agents import AgentSpecError, make_agent
-from kinghill.envs import Decided, ShotAction, Turn
-from kinghill.envs.render import ShotMarks, shot_line
-from kinghill.envs.replay import ReplayShot, write_replay
+from kinghill.envs import Agent, Decided, ShotAction, Turn
+from kinghill.envs.render import MIN_WIDTH_PX, ShotMarks, shot_line
+from kinghill.envs.replay import (
+    FORMATS,
+    MAX_GIF_FPS,
+    ReplayShot,
+    check_replay_path,
+    write_replay,
+)
 from kinghill.envs.rules import Frame
+from kinghill.experiments.cli import (
+    CommandError,
+    UsageError,
+    agent_name,
+    bounded_int,
+    output_file,
+    positive_float,
+    seed,
+)
 from kinghill.experiments.match import new_game, play_out, seeds
-from kinghill.experiments.tournament import MatchOptions, TournamentError
+from kinghill.experiments.tournament import MatchOptions
 
 REPLAY_FPS = 25.0
 """Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
+MAX_WIDTH_PX = 3840
+"""The widest replay ``--width`` allows (wider pictures only cost memory and time)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -33,26 +50,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "agent_a",
         metavar="A",
+        type=agent_name,
         help="the breaker, an agent spec: random, heuristic, search, search:N, policy:PATH, "
         "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
     )
-    parser.add_argument("agent_b", metavar="B", help="the opponent, an agent spec")
-    parser.add_argument("--seed", type=int, default=0, help="frame seed (default: 0)")
-    parser.add_argument("--out", type=Path, metavar="FILE", help="replay file, .gif or .mp4")
+    parser.add_argument("agent_b", metavar="B", type=agent_name, help="the opponent, an agent spec")
+    parser.add_argument("--seed", type=seed, default=0, help="frame seed (default: 0)")
+    parser.add_argument(
+        "--out", type=output_file(*FORMATS), metavar="FILE", help="replay file, .gif or .mp4"
+    )
     MatchOptions.add_arguments(parser)
     parser.add_argument(
-        "--width", type=int, default=800, metavar="PX", help="replay width (default: 800)"
+        "--width",
+        type=bounded_int(MIN_WIDTH_PX, MAX_WIDTH_PX),
+        default=800,
+        metavar="PX",
+        help=f"replay width, {MIN_WIDTH_PX} to {MAX_WIDTH_PX} (default: 800)",
     )
     parser.add_argument(
         "--fps",
-        type=float,
+        type=positive_float,
         default=REPLAY_FPS,
         metavar="N",
         help=f"pictures per second of the replay (default: {REPLAY_FPS:g}; at most 50 for a GIF)",
     )
     parser.add_argument(
         "--speed",
-        type=float,
+        type=positive_float,
         default=1.0,
         metavar="X",
         help="playback speed: 2 plays the shots twice as fast, 0.5 in slow motion (default: 1)",
@@ -99,22 +123,31 @@ def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot
     return ReplayShot.from_result(result, str(turn.ruling), overlay, marks)
 
 
+def build_agent(spec: str, seed: int, argument: str) -> Agent:
+    """The agent ``spec`` names; what stops it being built is a usage error of ``argument``."""
+    try:
+        return make_agent(spec, seed)
+    except (AgentSpecError, OSError) as error:
+        raise UsageError(str(error), argument) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the frame, print the commentary, write the replay."""
     names = (args.agent_a, args.agent_b)
-    if args.out is not None and args.out.suffix.lower() not in (".gif", ".mp4"):
-        print(f"kinghill play: error: --out must end in .gif or .mp4: {args.out}", file=sys.stderr)
-        return 2
-    try:
-        options = MatchOptions.from_args(args)
-        game_seed, seed_a, seed_b = seeds(args.seed)
-        agents = (make_agent(names[0], seed_a), make_agent(names[1], seed_b))
-    except (TournamentError, AgentSpecError, OSError) as error:
-        print(f"kinghill play: error: {error}", file=sys.stderr)
-        return 2
-    if not (args.fps > 0 and args.speed > 0):
-        print("kinghill play: error: --fps and --speed must be positive", file=sys.stderr)
-        return 2
+    if args.out is not None:
+        try:
+            check_replay_path(args.out)
+        except DependencyNotInstalled as error:
+            raise UsageError(str(error), "--out") from None
+        if args.out.suffix.lower() == ".gif" and args.fps > MAX_GIF_FPS:
+            raise UsageError(
+                f"a GIF shows at most {MAX_GIF_FPS:g} pictures a second (got {args.fps:g}); "
+                "lower it or write an .mp4",
+                "--fps",
+            )
+    options = MatchOptions.from_args(args)
+    game_seed, seed_a, seed_b = seeds(args.seed)
+    agents = (build_agent(names[0], seed_a, "A"), build_agent(names[1], seed_b, "B"))
     sampling = args.fps / args.speed
     game = new_game(options, trajectory_fps=sampling if args.out is not None else None)
     game.reset(seed=game_seed, breaker=0)
@@ -129,8 +162,7 @@ def run(args: argparse.Namespace) -> int:
     print(game.frame.result)
     if args.out is not None:
         if not shots:
-            print("kinghill play: no shot was played, no replay written", file=sys.stderr)
-            return 1
+            raise CommandError("no shot was played, no replay written", "--out")
         path = write_replay(
             args.out, shots, game.spec, fps=args.fps, width_px=args.width, speed=args.speed
         )

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kinghill.experiments.cli import output_dir, positive_float
 from kinghill.physics import (
     BallBall,
     BallCushion,
@@ -121,8 +122,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "shots", help="draw the canonical shots as PNG trajectory plots", description=__doc__
     )
-    parser.add_argument("--out", type=Path, required=True, help="folder for the PNG files")
-    parser.add_argument("--fps", type=float, default=240.0, help="trajectory sampling rate")
+    parser.add_argument("--out", type=output_dir, required=True, help="folder for the PNG files")
+    parser.add_argument(
+        "--fps", type=positive_float, default=240.0, help="trajectory sampling rate"
+    )
     return parser
 
 

@@ -20,6 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -29,6 +30,14 @@ from typing import Any, NoReturn, Protocol
 import numpy as np
 from tqdm import tqdm
 
+from kinghill.experiments.cli import (
+    CommandError,
+    UsageError,
+    output_dir,
+    positive_int,
+    seed,
+)
+from kinghill.experiments.json_fields import from_json_object
 from kinghill.experiments.lifeline import follow_parent
 
 DEFAULT_PLAYER = "kinghill.experiments.match:play_frame"
@@ -36,8 +45,9 @@ CONFIG_FILE = "tournament.json"
 FRAMES_FILE = "frames.jsonl"
 
 
-class TournamentError(Exception):
-    """A tournament cannot start or go on; the message says what to change."""
+class TournamentError(UsageError):
+    """A tournament cannot start or go on; the message says what to change (and, on the
+    command line, which argument: ``kinghill tournament`` prints it as a usage error)."""
 
 
 @dataclass(frozen=True)
@@ -55,17 +65,19 @@ class MatchOptions:
     max_shots: int = 200
 
     def __post_init__(self) -> None:
-        if self.round is not None and self.round < 1:
-            raise TournamentError(f"--round counts from 1 (got {self.round})")
-        if self.max_shots < 1:
-            raise TournamentError(f"--max-shots must be positive (got {self.max_shots})")
+        if self.round is not None and not (_is_int(self.round) and self.round >= 1):
+            raise TournamentError(f"counts from 1 (got {self.round!r})", "--round")
+        if not isinstance(self.noise, bool):
+            raise TournamentError(f"must be true or false (got {self.noise!r})", "--noise")
+        if not (_is_int(self.max_shots) and self.max_shots >= 1):
+            raise TournamentError(f"must be at least 1 (got {self.max_shots!r})", "--max-shots")
 
     @staticmethod
     def add_arguments(parser: argparse.ArgumentParser) -> None:
         """The ``--round``, ``--noise/--no-noise`` and ``--max-shots`` options of a command."""
         parser.add_argument(
             "--round",
-            type=int,
+            type=positive_int,
             metavar="R",
             help="section 12 time control as in round R: no clock in rounds 1-2, 35 s per shot "
             "in round 3, 5 s less each later round, never under 20 s (default: no clock)",
@@ -78,7 +90,7 @@ class MatchOptions:
         )
         parser.add_argument(
             "--max-shots",
-            type=int,
+            type=positive_int,
             default=200,
             metavar="S",
             help="shots after which a frame is truncated, a draw (default: 200)",
@@ -123,13 +135,15 @@ class FrameRecord:
         return json.dumps(asdict(self))
 
     @classmethod
-    def from_json(cls, line: str) -> FrameRecord:
-        """Inverse of :meth:`to_json`."""
-        data: dict[str, Any] = {
-            key: tuple(value) if isinstance(value, list) else value
-            for key, value in json.loads(line).items()
-        }
-        return cls(**data)
+    def from_json(cls, line: str | bytes) -> FrameRecord:
+        """Inverse of :meth:`to_json`.
+
+        :raises ValueError: the line is not a frame record (the message says which field).
+        """
+        record = from_json_object(cls, json.loads(line))
+        if record.winner not in (None, 0, 1):
+            raise ValueError(f"field 'winner': a seat is 0 or 1 (got {record.winner})")
+        return record
 
 
 class FramePlayer(Protocol):
@@ -166,11 +180,12 @@ class TournamentConfig:
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
-            raise TournamentError("give at least two different agents")
-        if self.frames < 2 or self.frames % 2:
+            raise TournamentError("give at least two different agents", "--agents")
+        if not _is_int(self.frames) or self.frames < 2 or self.frames % 2:
             raise TournamentError(
-                f"--frames must be even and >= 2 (got {self.frames}): "
-                "each agent of a pair breaks in half of its frames"
+                f"must be even and >= 2 (got {self.frames!r}): "
+                "each agent of a pair breaks in half of its frames",
+                "--frames",
             )
 
     def schedule(self) -> list[FrameTask]:
@@ -188,14 +203,15 @@ class TournamentConfig:
         return json.loads(json.dumps(asdict(self)))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            agents=tuple(data["agents"]),
-            frames=data["frames"],
-            seed=data["seed"],
-            options=MatchOptions(**data["options"]),
-        )
+    def from_dict(cls, data: object) -> TournamentConfig:
+        """Inverse of :meth:`to_dict`.
+
+        :raises ValueError: ``data`` is not a tournament config (the message says why).
+        """
+        try:
+            return from_json_object(cls, data)
+        except TournamentError as error:
+            raise ValueError(str(error)) from None
 
 
 class FrameLog:
@@ -210,7 +226,9 @@ class FrameLog:
         wanted = config.to_dict()
         if not self.config_path.exists():
             if self.frames_path.exists():
-                raise TournamentError(f"{self.frames_path} exists without {self.config_path}")
+                raise TournamentError(
+                    f"{self.frames_path} exists without {self.config_path}", "--out"
+                )
             self.config_path.parent.mkdir(parents=True, exist_ok=True)
             _write_durably(self.config_path, json.dumps(wanted, indent=2) + "\n")
             return
@@ -223,14 +241,27 @@ class FrameLog:
             )
             raise TournamentError(
                 f"{self.config_path.parent} holds a different tournament ({diffs}); "
-                "resume with the same settings or choose another --out"
+                "resume with the same settings or choose another --out",
+                "--out",
             )
 
     def load_config(self) -> TournamentConfig:
-        """The stored config."""
+        """The stored config.
+
+        :raises TournamentError: there is none, or the file is not a tournament config.
+        """
         if not self.config_path.exists():
-            raise TournamentError(f"no tournament in {self.config_path.parent} ({CONFIG_FILE})")
-        return TournamentConfig.from_dict(json.loads(self.config_path.read_text()))
+            raise TournamentError(
+                f"no tournament in {self.config_path.parent} ({CONFIG_FILE})", "--out"
+            )
+        try:
+            return TournamentConfig.from_dict(json.loads(self.config_path.read_bytes()))
+        except (OSError, ValueError) as error:
+            raise TournamentError(
+                f"{self.config_path} is not a kinghill tournament config ({error}); "
+                "choose another --out",
+                "--out",
+            ) from None
 
     def read(self, schedule: Sequence[FrameTask]) -> dict[int, FrameRecord]:
         """Frames played so far, checked against the schedule.
@@ -240,24 +271,25 @@ class FrameLog:
         """
         if not self.frames_path.exists():
             return {}
+        if not self.frames_path.is_file():
+            raise TournamentError(f"{self.frames_path} is not a file", "--out")
         data = self.frames_path.read_bytes()
         whole = data[: data.rfind(b"\n") + 1]
         if len(whole) != len(data):
             with open(self.frames_path, "r+b") as handle:
                 handle.truncate(len(whole))
         records: dict[int, FrameRecord] = {}
-        for number, line in enumerate(whole.decode().splitlines(), start=1):
+        for number, line in enumerate(whole.splitlines(), start=1):
+            where = f"{self.frames_path}:{number}"
             try:
                 record = FrameRecord.from_json(line)
-            except (ValueError, TypeError) as error:
-                raise TournamentError(
-                    f"{self.frames_path}:{number}: bad record ({error})"
-                ) from None
+            except ValueError as error:  # UnicodeDecodeError and JSONDecodeError included
+                raise TournamentError(f"{where}: bad record ({error})", "--out") from None
             task = schedule[record.frame] if 0 <= record.frame < len(schedule) else None
             if task is None or (task.agents, task.seed) != (record.agents, record.seed):
-                raise TournamentError(f"{self.frames_path}:{number}: frame not in this schedule")
+                raise TournamentError(f"{where}: frame not in this schedule", "--out")
             if record.frame in records:
-                raise TournamentError(f"{self.frames_path}:{number}: frame {record.frame} twice")
+                raise TournamentError(f"{where}: frame {record.frame} twice", "--out")
             records[record.frame] = record
         return records
 
@@ -271,6 +303,11 @@ class FrameLog:
     def rewrite(self, records: Iterable[FrameRecord]) -> None:
         """Replace the log atomically by ``records`` (used to store frames in index order)."""
         _write_durably(self.frames_path, "".join(r.to_json() + "\n" for r in records))
+
+
+def _is_int(value: object) -> bool:
+    """An int that is not a bool (``True`` is not a count)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _write_durably(path: Path, text: str) -> None:
@@ -385,11 +422,11 @@ def load_frame_player(spec: str = DEFAULT_PLAYER) -> FramePlayer:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         raise TournamentError(
-            f"cannot import the frame player module {module_name!r}: {error}"
+            f"cannot import the frame player module {module_name!r}: {error}", "--player"
         ) from None
     player = getattr(module, name or "play_frame", None)
     if not callable(player):
-        raise TournamentError(f"{module_name} has no frame player {name!r}")
+        raise TournamentError(f"{module_name} has no frame player {name!r}", "--player")
     return player
 
 
@@ -416,24 +453,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "point of kinghill.agents (default: random heuristic search)",
     )
     parser.add_argument(
-        "--frames", type=int, default=20, metavar="N", help="frames per pair, even (default: 20)"
+        "--frames",
+        type=positive_int,
+        default=20,
+        metavar="N",
+        help="frames per pair, even (default: 20)",
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed,
         default=0,
         help="tournament seed; frame seeds follow from it (default: 0)",
     )
     parser.add_argument(
         "--out",
-        type=Path,
-        default=Path("runs/tournament"),
+        type=output_dir,
+        default="runs/tournament",
         metavar="DIR",
         help="results and report; an existing DIR is resumed (default: runs/tournament)",
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=positive_int,
         default=os.cpu_count() or 1,
         metavar="K",
         help="local worker processes; 1 plays in this process (default: all CPUs)",
@@ -447,7 +488,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     MatchOptions.add_arguments(parser)
     parser.add_argument(
         "--rating-samples",
-        type=int,
+        type=positive_int,
         default=1000,
         metavar="B",
         help="posterior draws for the rating intervals (default: 1000)",
@@ -470,23 +511,25 @@ def run(args: argparse.Namespace) -> int:
     """Run (or resume) the tournament, then write its report."""
     from kinghill.experiments.report import write_report
 
+    log = FrameLog(args.out)
     try:
-        log = FrameLog(args.out)
         if args.report_only:
             config = log.load_config()
             records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
         else:
             options = MatchOptions.from_args(args)
             config = TournamentConfig(tuple(args.agents), args.frames, args.seed, options)
-            if args.player == DEFAULT_PLAYER:
+            player = load_frame_player(args.player)
+            if args.player == DEFAULT_PLAYER:  # its agents come from the registry
                 _check_agents(config.agents)
+            runner = _runner(args)
             with _sigterm_as_interrupt():
-                records = run_tournament(
-                    config, args.out, load_frame_player(args.player), _runner(args)
-                )
-    except TournamentError as error:
-        print(f"kinghill tournament: error: {error}", file=sys.stderr)
-        return 2
+                records = run_tournament(config, args.out, player, runner)
+    except BrokenProcessPool as error:
+        raise CommandError(
+            f"a worker process died ({error}); the frames played are in "
+            f"{args.out / FRAMES_FILE}, run the same command again to resume"
+        ) from None
     except KeyboardInterrupt:
         print(
             f"kinghill tournament: interrupted; the frames played are in {args.out / FRAMES_FILE}"
@@ -508,7 +551,7 @@ def _check_agents(specs: Iterable[str]) -> None:
         try:
             make_agent(spec, 0)
         except (AgentSpecError, OSError) as error:
-            raise TournamentError(str(error)) from None
+            raise TournamentError(str(error), "--agents") from None
 
 
 @contextmanager

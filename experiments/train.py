@@ -28,6 +28,16 @@ import gymnasium as gym
 import numpy as np
 
 from kinghill.agents import check_agent, make_agent
+from kinghill.experiments.cli import (
+    UsageError,
+    agent_name,
+    int_list,
+    non_negative_int,
+    output_dir,
+    positive_float,
+    positive_int,
+    seed,
+)
 
 ALGORITHMS = ("ppo", "sac")
 SELF_PLAY = "self"
@@ -425,23 +435,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         ),
         epilog="example: kinghill train --algo ppo --opponent random --steps 20000 --out runs/ppo",
     )
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="run folder")
+    parser.add_argument("--out", type=output_dir, required=True, metavar="DIR", help="run folder")
     parser.add_argument("--algo", choices=ALGORITHMS, default=d.algo, help="(default: ppo)")
     parser.add_argument(
         "--action", choices=("aim", "flat"), default=d.action, help="action wrapper (default: aim)"
     )
     parser.add_argument(
         "--opponent",
+        type=opponent_name,
         default=d.opponent,
         metavar="NAME",
         help="an agent spec (random, heuristic, search, policy:PATH, mypkg.module:MyAgent, an "
         "entry point of kinghill.agents) or self (self-play) (default: random)",
     )
-    parser.add_argument("--steps", type=int, default=d.steps, help=f"(default: {d.steps})")
+    parser.add_argument("--steps", type=positive_int, default=d.steps, help=f"(default: {d.steps})")
     parser.add_argument(
-        "--envs", type=int, default=d.envs, metavar="K", help="worker processes (default: 2)"
+        "--envs",
+        type=positive_int,
+        default=d.envs,
+        metavar="K",
+        help="worker processes (default: 2)",
     )
-    parser.add_argument("--seed", type=int, default=d.seed, help="(default: 0)")
+    parser.add_argument("--seed", type=seed, default=d.seed, help="(default: 0)")
     parser.add_argument(
         "--vectorization",
         choices=("sb3", "gymnasium"),
@@ -449,60 +464,83 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="SubprocVecEnv or gymnasium.make_vec async (default: sb3)",
     )
     parser.add_argument(
-        "--checkpoint-every", type=int, default=d.checkpoint_every, metavar="STEPS",
+        "--checkpoint-every", type=non_negative_int, default=d.checkpoint_every, metavar="STEPS",
         help=f"0 for none (default: {d.checkpoint_every})",
     )  # fmt: skip
     parser.add_argument(
-        "--pool-size", type=int, default=d.pool_size, help="self-play pool (default: 5)"
+        "--pool-size", type=positive_int, default=d.pool_size, help="self-play pool (default: 5)"
     )
     parser.add_argument(
-        "--refresh", type=int, default=d.refresh, metavar="STEPS",
+        "--refresh", type=positive_int, default=d.refresh, metavar="STEPS",
         help=f"self-play: steps between snapshots (default: {d.refresh})",
     )  # fmt: skip
+    parser.add_argument("--net", type=int_list, default=d.net, help="hidden sizes (default: 64,64)")
     parser.add_argument(
-        "--net", default=",".join(map(str, d.net)), help="hidden sizes (default: 64,64)"
+        "--n-steps", type=positive_int, default=d.n_steps, help="PPO rollout per env"
     )
-    parser.add_argument("--n-steps", type=int, default=d.n_steps, help="PPO rollout per env")
-    parser.add_argument("--batch-size", type=int, default=d.batch_size)
-    parser.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    parser.add_argument("--batch-size", type=positive_int, default=d.batch_size)
+    parser.add_argument("--learning-rate", type=positive_float, default=d.learning_rate)
     parser.add_argument(
-        "--torch-threads", type=int, default=d.torch_threads, help="learner threads (default: 1)"
+        "--torch-threads",
+        type=positive_int,
+        default=d.torch_threads,
+        help="learner threads (default: 1)",
     )
     parser.add_argument(
-        "--init", type=Path, metavar="ZIP", help="start from this saved model (same --algo)"
+        "--init", type=checkpoint, metavar="ZIP", help="start from this saved model (same --algo)"
     )
     parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
 
+def opponent_name(text: str) -> str:
+    """``--opponent``: ``self``, or an agent name of the registry."""
+    return text if text == SELF_PLAY else agent_name(text)
+
+
+def checkpoint(text: str) -> Path:
+    """``--init``: a saved SB3 model (``PATH`` or ``PATH.zip``), as the file that will be loaded."""
+    from kinghill.agents.policy import find_checkpoint
+
+    try:
+        return find_checkpoint(text)
+    except (OSError, ValueError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train`` and print where the outputs are."""
-    try:
-        config = TrainConfig(
-            out=args.out,
-            algo=args.algo,
-            action=args.action,
-            opponent=args.opponent,
-            steps=args.steps,
-            envs=args.envs,
-            seed=args.seed,
-            vectorization=args.vectorization,
-            checkpoint_every=args.checkpoint_every,
-            pool_size=args.pool_size,
-            refresh=args.refresh,
-            net=tuple(int(n) for n in args.net.split(",") if n),
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            learning_rate=args.learning_rate,
-            noise=not args.no_noise,
-            torch_threads=args.torch_threads,
-            init=args.init,
-            progress=not args.no_progress and os.isatty(2),
-        )
-    except ValueError as error:
-        print(f"kinghill train: {error}")
-        return 2
+    if args.init is not None:
+        from kinghill.agents.policy import algorithm_of
+
+        saved_by = algorithm_of(args.init)
+        if saved_by is not None and saved_by.lower() != args.algo:
+            raise UsageError(
+                f"{args.init} was saved by {saved_by}; train it with --algo {saved_by.lower()}",
+                "--init",
+            )
+    config = TrainConfig(
+        out=args.out,
+        algo=args.algo,
+        action=args.action,
+        opponent=args.opponent,
+        steps=args.steps,
+        envs=args.envs,
+        seed=args.seed,
+        vectorization=args.vectorization,
+        checkpoint_every=args.checkpoint_every,
+        pool_size=args.pool_size,
+        refresh=args.refresh,
+        net=args.net,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        learning_rate=args.learning_rate,
+        noise=not args.no_noise,
+        torch_threads=args.torch_threads,
+        init=args.init,
+        progress=not args.no_progress and os.isatty(2),
+    )
     result = train(config)
     print(
         f"model {result.model} ({result.wall_seconds:.0f} s, {result.episodes} episodes); "

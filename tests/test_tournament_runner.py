@@ -321,8 +321,7 @@ def test_cli_mounts_only_subcommands_that_import(
     monkeypatch.syspath_prepend(str(tmp_path))
     modules = ("kinghill.experiments.no_such_command", "broken_subcommand")
     monkeypatch.setattr(cli, "SUBCOMMAND_MODULES", (*modules, "kinghill.experiments.tournament"))
-    with pytest.raises(SystemExit):
-        cli.main(["--help"])
+    assert cli.main(["--help"]) == 0
     help_text = capsys.readouterr().out
     assert "tournament" in help_text
     assert "no_such_command" not in help_text

@@ -56,4 +56,5 @@ def test_train_self_play_refreshes_the_pool(tmp_path: Path) -> None:
 
 def test_train_rejects_an_unknown_opponent(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["train", "--out", str(tmp_path), "--opponent", "nobody"]) == 2
-    assert "unknown agent 'nobody'" in capsys.readouterr().out
+    err = capsys.readouterr().err
+    assert err.startswith("kinghill train: error: --opponent: unknown agent 'nobody'")
