@@ -178,7 +178,8 @@ def test_a_broken_frames_line_names_the_file_and_line(
     frames.write_bytes(first + b"\n" + line + b"\n")
     capsys.readouterr()
     for argv in (["--report-only"], ["--agents", "random", "heuristic", "--frames", "2", *FAST]):
-        message = usage_error(["tournament", *argv, "--rating-samples", "20", "--out", str(out)], capsys)
+        argv = ["tournament", *argv, "--rating-samples", "20", "--out", str(out)]
+        message = usage_error(argv, capsys)
         assert message.startswith(f"kinghill tournament: error: --out: {frames}:2: bad record")
         assert reason in message
     assert frames.read_bytes() == first + b"\n" + line + b"\n"  # left as it was
