@@ -63,6 +63,9 @@ def test_single_adjacent_abricol_8_1_exception() -> None:
     assert Call.abricol(3, P.REAR_LEFT, [C.LEFT_REAR]).is_single_adjacent_abricol
     assert not Call.abricol(3, P.REAR_LEFT, [C.FRONT]).is_single_adjacent_abricol
     assert not Call.abricol(3, P.REAR_LEFT, [C.REAR, C.LEFT_REAR]).is_single_adjacent_abricol
+    # R-early: "touches a single cushion (once or more)": distinct cushions count
+    assert Call.abricol(3, P.REAR_LEFT, [C.REAR, C.REAR]).is_single_adjacent_abricol
+    assert not Call.abricol(3, P.REAR_LEFT, [C.FRONT, C.FRONT]).is_single_adjacent_abricol
 
 
 @pytest.mark.parametrize(
@@ -81,11 +84,38 @@ def test_single_adjacent_abricol_8_1_exception() -> None:
         (lambda: Call(5, (1, 0), ((), ())), "pocket"),  # type: ignore[arg-type]
         (lambda: Call.abricol(0, P.REAR_LEFT, [C.FRONT]), "white cue ball"),
         (lambda: Call.combination(0, [3], P.REAR_LEFT), "carom"),
+        # issue 10: builders that silently built another kind of call
+        (lambda: Call.double(1, P.REAR_LEFT, []), "double: name at least one cushion"),
+        (lambda: Call.abricol(1, P.REAR_LEFT, []), "abricol: name at least one cushion"),
+        (lambda: Call.double(1, P.REAR_LEFT, [4]), "double cushions: each is a Cushion, got 4"),
+        (lambda: Call.abricol(1, P.REAR_LEFT, [C.FRONT, 5]), "abricol cushions: each is a"),
+        (lambda: Call.carom(P.REAR_LEFT, []), "carom: name at least one touch"),
     ],
 )
 def test_call_that_cannot_be_meant_is_rejected(make, message: str) -> None:  # type: ignore[no-untyped-def]
     """7.2, R-route: a malformed call fails before anything is played, naming the wrong part."""
     with pytest.raises(ValueError, match=message):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("make", "name"),
+    [
+        (lambda: Call.double(1, P.REAR_LEFT, None), "double cushions"),
+        (lambda: Call.abricol(1, P.REAR_LEFT, None), "abricol cushions"),
+        (lambda: Call.abricol(1, P.REAR_LEFT, [C.FRONT], None), "colour_leg"),
+        (lambda: Call.combination(1, None, P.REAR_LEFT), "combination via"),
+        (lambda: Call.combination(1, [], P.REAR_LEFT, 5), "colour_leg"),
+        (lambda: Call.carom(P.REAR_LEFT, None), "carom touches"),
+        (lambda: Call(P.REAR_LEFT, None, ((),)), "call chain"),
+        (lambda: Call(P.REAR_LEFT, (1, 0), None), "call legs"),
+        (lambda: Call(P.REAR_LEFT, (1, 0), (None, ())), "call leg of ball 1"),
+        (lambda: Call.double(1, P.REAR_LEFT, "REAR"), "double cushions"),
+    ],
+)
+def test_a_missing_sequence_is_a_type_error_naming_it(make, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10: None (or a string) where a sequence belongs names the argument."""
+    with pytest.raises(TypeError, match=f"^{name}: expected a sequence"):
         make()
 
 

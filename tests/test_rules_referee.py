@@ -384,6 +384,14 @@ CASES = [
         next=(1, CHOICE),
     ),
     Case(
+        "8.1 exception, R-early: the single adjacent cushion touched twice is still one cushion",
+        [cush(3, C.REAR), cush(3, C.REAR), hit(3, 0), pot(0, RL)],
+        call=Call.abricol(3, RL, [C.REAR, C.REAR]),
+        fouls=("8.1", "R-early"),
+        to_spot=(0,),
+        next=(1, CHOICE),
+    ),
+    Case(
         "6.1 the same single-adjacent abricol is legal with the required whites",
         [cush(3, C.LEFT_REAR), hit(3, 0), pot(0, RL)],
         call=Call.abricol(3, RL, [C.LEFT_REAR]),
@@ -512,6 +520,18 @@ def test_ruling_reads_as_one_line() -> None:
         "player 0 wins the frame (colour potted, 3.2)"
     )
     assert (win.winner, win.is_over, win.whites_credited) == (0, True, 0)
+
+
+def test_a_void_shot_with_a_contact_foul_does_not_read_no_foul() -> None:
+    """R-void, R-fouls(b): the void note says "no foul" only when there is none (issue 10)."""
+    call = Call.combination(3, [4], RL)
+    foul = judge(READY, 3, call, [hit(3, 0)])  # deviated, and no cushion after the contact
+    assert foul.void and [f.rules for f in foul.fouls] == [("R-fouls(b)",)]
+    assert "no foul" not in str(foul)
+    assert "void 7.4, R-void: motion reached the coloured ball by 3 > 0" in str(foul)
+    clean = judge(READY, 3, call, [hit(3, 0), cush(0, C.FRONT)])
+    assert clean.void and not clean.fouls
+    assert "nothing potted, no foul" in str(clean)
 
 
 def test_judge_overtime_12_4() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from kinghill.physics import COLOURED, N_BALLS, WHITES, Cushion, Pocket, TableState
 
@@ -60,6 +61,25 @@ def _as_touch(touch: object, where: str) -> Touch:
     raise ValueError(f"{where}: a touch is a Cushion or a ball id 0-7, got {touch!r}")
 
 
+def _sequence(value: object, what: str) -> tuple[Any, ...]:
+    """``value`` as a tuple, or a TypeError naming ``what`` (``None`` or a number is not a
+    sequence; a string is refused too, its letters are no touches)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{what}: expected a sequence, got {value!r}")
+    return tuple(value)
+
+
+def _cushions(cushions: object, what: str) -> tuple[Cushion, ...]:
+    """The cushions of a double or an abricol: at least one, each a :class:`Cushion`."""
+    found = _sequence(cushions, f"{what} cushions")
+    if not found:
+        raise ValueError(f"{what}: name at least one cushion (without one it is a plain shot)")
+    for touch in found:
+        if not isinstance(touch, Cushion):
+            raise ValueError(f"{what} cushions: each is a Cushion, got {touch!r}")
+    return found
+
+
 def strip_adjacent(leg: Leg, pocket: Pocket, *, trailing_only: bool) -> Leg:
     """``leg`` without its contacts with ``pocket``'s adjacent cushions.
 
@@ -90,7 +110,7 @@ class Call:
     def __post_init__(self) -> None:
         if not isinstance(self.pocket, Pocket):
             raise ValueError(f"call pocket: expected a Pocket, got {self.pocket!r}")
-        chain = tuple(self.chain)
+        chain = _sequence(self.chain, "call chain")
         if not 1 <= len(chain) <= MAX_CHAIN:
             raise ValueError(f"call chain: 1 to {MAX_CHAIN} balls, got {len(chain)}: {chain}")
         for ball in chain:
@@ -101,7 +121,7 @@ class Call:
             raise ValueError(f"call chain {chain} must end with the coloured ball {COLOURED}")
         if len(set(chain)) != len(chain):
             raise ValueError(f"call chain {chain} holds a ball twice")
-        legs = tuple(self.legs)
+        legs = _sequence(self.legs, "call legs")
         if len(legs) != len(chain):
             raise ValueError(
                 f"call legs: one leg per chain ball, got {len(legs)} legs for chain {chain}"
@@ -109,7 +129,7 @@ class Call:
         checked = []
         for k, (ball, leg) in enumerate(zip(chain, legs, strict=True)):
             where = f"call leg of {ball_name(ball)}"
-            leg = tuple(_as_touch(t, where) for t in leg)
+            leg = tuple(_as_touch(t, where) for t in _sequence(leg, where))
             if len(leg) > MAX_TOUCHES:
                 raise ValueError(f"{where}: at most {MAX_TOUCHES} touches, got {len(leg)}")
             for t in leg:
@@ -134,8 +154,8 @@ class Call:
 
     @classmethod
     def double(cls, cue_ball: int, pocket: Pocket, cushions: Sequence[Cushion]) -> Call:
-        """The coloured ball rebounds off ``cushions`` (in order) before it drops."""
-        return cls.combination(cue_ball, (), pocket, colour_leg=cushions)
+        """The coloured ball rebounds off ``cushions`` (in order, at least one) before it drops."""
+        return cls.combination(cue_ball, (), pocket, colour_leg=_cushions(cushions, "double"))
 
     @classmethod
     def abricol(
@@ -145,10 +165,12 @@ class Call:
         cushions: Sequence[Cushion],
         colour_leg: Sequence[Touch] = (),
     ) -> Call:
-        """The cue ball rebounds off ``cushions`` before it strikes the coloured ball."""
+        """The cue ball rebounds off ``cushions`` (at least one) before it strikes the coloured
+        ball."""
         if cue_ball == COLOURED:
             raise ValueError("an abricol is played with a white cue ball (R-type)")
-        return cls(pocket, (cue_ball, COLOURED), (tuple(cushions), tuple(colour_leg)))
+        leg = _cushions(cushions, "abricol")
+        return cls(pocket, (cue_ball, COLOURED), (leg, _sequence(colour_leg, "colour_leg")))
 
     @classmethod
     def combination(
@@ -162,17 +184,26 @@ class Call:
 
         With the coloured ball as the cue ball, ``via`` must be empty: use :meth:`carom`.
         """
+        via = _sequence(via, "combination via")
+        colour_leg = _sequence(colour_leg, "colour_leg")
         if cue_ball == COLOURED:
             if via:
                 raise ValueError("with the coloured cue ball the chain is just (0,): use carom()")
-            return cls(pocket, (COLOURED,), (tuple(colour_leg),))
+            return cls(pocket, (COLOURED,), (colour_leg,))
         chain = (cue_ball, *via, COLOURED)
-        return cls(pocket, chain, tuple(() for _ in chain[:-1]) + (tuple(colour_leg),))
+        return cls(pocket, chain, tuple(() for _ in chain[:-1]) + (colour_leg,))
 
     @classmethod
     def carom(cls, pocket: Pocket, touches: Sequence[Touch]) -> Call:
-        """The coloured ball, as the cue ball, caroms off ``touches`` into ``pocket`` (8.3)."""
-        return cls(pocket, (COLOURED,), (tuple(touches),))
+        """The coloured ball, as the cue ball, caroms off ``touches`` (at least one) into
+        ``pocket`` (8.3)."""
+        leg = _sequence(touches, "carom touches")
+        if not leg:
+            raise ValueError(
+                "carom: name at least one touch (without one the coloured ball goes straight "
+                "in: Call.plain(0, pocket))"
+            )
+        return cls(pocket, (COLOURED,), (leg,))
 
     # ---- reading ----------------------------------------------------------------------------
     @property
@@ -211,11 +242,13 @@ class Call:
 
     @property
     def is_single_adjacent_abricol(self) -> bool:
-        """An abricol whose cue-ball leg is one cushion adjacent to the pocket (8.1 exception)."""
+        """An abricol whose cue-ball leg touches a single cushion (once or more), adjacent to the
+        pocket (8.1 exception, R-early): distinct cushions count, not contacts."""
         leg = self.legs[0]
         return (
             ShotKind.ABRICOL in self.kinds
-            and len(leg) == 1
+            and all(isinstance(t, Cushion) for t in leg)
+            and len(set(leg)) == 1
             and leg[0] in self.pocket.adjacent_cushions
         )
 

@@ -103,8 +103,9 @@ def judge(frame: Frame, cue_ball: int, call: Call | None, events: Iterable[Event
             if pots.balls:
                 rules = ("7.3", "7.4", "R-uncalled") if pots.colour else ("7.4",)
                 fouls.append(Foul(rules, verdict.reason))
-            else:
-                notes.append(f"void 7.4, R-void: {verdict.reason}; nothing potted, no foul")
+            else:  # no foul of its own; "no foul" only when the contacts found none either
+                tail = "" if fouls else ", no foul"
+                notes.append(f"void 7.4, R-void: {verdict.reason}; nothing potted{tail}")
         elif verdict.verdict is Verdict.FULFILLED:
             early = _early_foul(frame, shooter, call)
             if early is None:
