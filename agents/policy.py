@@ -1,4 +1,5 @@
-"""A Stable-Baselines3 policy loaded from a checkpoint, playing through the training decoding."""
+"""A Stable-Baselines3 (or sb3-contrib MaskablePPO) policy loaded from a checkpoint, playing
+through the training decoding."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from typing import Any
 from kinghill.envs import Action, FrameView
 from kinghill.envs.wrappers import FrozenPolicy
 
-ALGORITHMS = ("PPO", "SAC")
-"""The SB3 algorithms a checkpoint may come from."""
+ALGORITHMS = ("PPO", "SAC", "MaskablePPO")
+"""The algorithms a checkpoint may come from (MaskablePPO: sb3-contrib, the masked action)."""
 
 
 def algorithm_of(path: Path) -> str | None:
     """The algorithm a checkpoint was saved by, read from its policy class (None if unknown):
-    SAC's policies live in ``stable_baselines3.sac``, PPO's actor-critic in ``common``."""
+    SAC's policies live in ``stable_baselines3.sac``, PPO's actor-critic in ``common``,
+    MaskablePPO's in ``sb3_contrib.common.maskable``."""
     try:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data"))
@@ -27,6 +29,8 @@ def algorithm_of(path: Path) -> str | None:
         return "SAC"
     if module == "stable_baselines3.common.policies":
         return "PPO"
+    if module.startswith("sb3_contrib.common.maskable"):
+        return "MaskablePPO"
     return None
 
 
@@ -46,32 +50,45 @@ def find_checkpoint(path: str | Path) -> Path:
     return path
 
 
-def load_model(path: str | Path) -> Any:
-    """The SB3 model saved at ``path`` (PPO or SAC; detected from the zip, else both tried)."""
+def _algorithm_class(name: str) -> Any:
+    if name == "MaskablePPO":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
     import stable_baselines3
 
+    return getattr(stable_baselines3, name)
+
+
+def load_model(path: str | Path) -> Any:
+    """The model saved at ``path`` (PPO, SAC or MaskablePPO; detected from the zip, else each
+    tried)."""
     path = find_checkpoint(path)
     detected = algorithm_of(path)
     order = [detected] if detected else list(ALGORITHMS)
     errors = []
     for name in order:
         try:
-            return getattr(stable_baselines3, name).load(path, device="cpu")
+            return _algorithm_class(name).load(path, device="cpu")
         except Exception as error:  # a checkpoint of another algorithm: try the next
             errors.append(f"{name}: {error}")
-    raise ValueError(f"{path} is not a PPO or SAC checkpoint ({'; '.join(errors)})")
+    raise ValueError(f"{path} is not a PPO, SAC or MaskablePPO checkpoint ({'; '.join(errors)})")
 
 
 class PolicyAgent:
     """An SB3 checkpoint as a player.
 
     :param path: the checkpoint (``.zip``) saved by ``kinghill train`` or SB3's ``model.save``.
-    :param action: the action wrapper it was trained with, ``"aim"`` or ``"flat"``.
+    :param action: the action wrapper it was trained with, ``"aim"``, ``"flat"`` or
+        ``"masked"``; by default "masked" for a MaskablePPO checkpoint, else "aim".
     """
 
-    def __init__(self, path: str | Path, action: str = "aim") -> None:
+    def __init__(self, path: str | Path, action: str | None = None) -> None:
         self.path = Path(path)
-        self.policy = FrozenPolicy(load_model(path), action=action)
+        model = load_model(path)
+        if action is None:
+            action = "masked" if type(model).__name__ == "MaskablePPO" else "aim"
+        self.policy = FrozenPolicy(model, action=action)
 
     def act(self, view: FrameView) -> Action:
         return self.policy.act(view)

@@ -26,6 +26,7 @@ from kinghill.envs.render import HumanWindow, ShotMarks, TableRenderer, scoreboa
 from kinghill.envs.replay import ReplayShot, write_replay
 from kinghill.envs.rewards import RewardWeights
 from kinghill.envs.rules import ShotClock
+from kinghill.envs.start import start_position
 from kinghill.physics import NoiseModel, TableSpec
 
 LEARNER = 0
@@ -62,6 +63,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     ## Starting State
     The opening rack (R-rack); who breaks follows ``breaker`` ("random": drawn from the seed).
     When the opponent breaks, ``reset`` plays its break before returning.
+    ``reset(options={{"balls": {{0: (x, y), ...}}, "credited": (me, opp), "required": (me, opp),
+    "fouls": (me, opp), "to_move": "learner" | "opponent"}})`` starts instead from that position
+    at a shot (:mod:`kinghill.envs.start`; a bad value is a ``ValueError`` naming it).
 
     ## Episode End
     - Termination: the frame has a winner (a legal colour pot 3.2, a second foul 10.5).
@@ -152,9 +156,21 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        start = None
+        if options:  # validated before anything changes
+            start = start_position(
+                options,
+                self.game.spec,
+                self.game.required,
+                self.game.shot_limit,
+                self.game.no_cushion_foul,
+                LEARNER,
+            )
         super().reset(seed=seed)
         breaker = self._first_breaker()
         self.game.reset(seed=int(self.np_random.integers(2**63 - 1)), breaker=breaker)
+        if start is not None:
+            self.game.restore(GameSnapshot(*start, self.game.rng.bit_generator.state))
         reseed(self.opponent, self.np_random)
         self._replay = []
         self._last_ruling = self._last_mine = ""

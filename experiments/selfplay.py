@@ -48,6 +48,14 @@ def snapshots(folder: Path | str) -> list[Path]:
     return sorted(p for p in folder.iterdir() if _SNAPSHOT.match(p.name))
 
 
+def load_snapshot(path: Path, algo: str, action: str, deterministic: bool) -> FrozenPolicy:
+    """The snapshot at ``path`` as a player (``algo`` and ``action`` as it was trained)."""
+    from kinghill.experiments.train import algorithm
+
+    model = algorithm(algo).load(path, device="cpu")
+    return FrozenPolicy(model, action, deterministic)
+
+
 class SnapshotCallback(BaseCallback):
     """Adds a snapshot of the learner to the pool every ``refresh`` environment steps."""
 
@@ -109,8 +117,5 @@ class SnapshotPool:
 
     def _policy(self, path: Path) -> FrozenPolicy:
         if path not in self._loaded:
-            from kinghill.experiments.train import algorithm
-
-            model = algorithm(self.algo).load(path, device="cpu")
-            self._loaded[path] = FrozenPolicy(model, self.action, self.deterministic)
+            self._loaded[path] = load_snapshot(path, self.algo, self.action, self.deterministic)
         return self._loaded[path]

@@ -20,7 +20,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, SupportsFloat
 
@@ -28,6 +28,9 @@ import gymnasium as gym
 import numpy as np
 
 from kinghill.agents import check_agent, make_agent
+from kinghill.envs import RewardWeights
+from kinghill.envs.curriculum import CURRICULA, Curriculum
+from kinghill.envs.wrappers import ACTIONS
 from kinghill.experiments.cli import (
     UsageError,
     agent_name,
@@ -39,9 +42,17 @@ from kinghill.experiments.cli import (
     seed,
 )
 
-ALGORITHMS = ("ppo", "sac")
+ALGORITHMS = ("ppo", "sac", "maskable-ppo")
+"""PPO and SAC (Stable-Baselines3) on the ``Box`` actions; MaskablePPO (sb3-contrib) on the
+masked discrete action."""
 SELF_PLAY = "self"
 """The ``--opponent`` that trains against the learner's own frozen snapshots."""
+LEAGUE = "league"
+"""The ``--opponent`` that trains against a league: built-in agents and snapshots, by PFSP."""
+POOLED = (SELF_PLAY, LEAGUE)
+"""Opponents that keep a pool of the learner's snapshots."""
+SAVED_BY = {"PPO": "ppo", "SAC": "sac", "MaskablePPO": "maskable-ppo"}
+"""``--algo`` of each algorithm a checkpoint may be saved by."""
 MONITOR_DIR = "monitor"
 MONITOR_KEYS = ("won",)
 """Keys of the last ``info`` of an episode that ``Monitor`` logs (see :class:`FrameOutcome`)."""
@@ -49,6 +60,7 @@ CURVE_FILE = "learning_curve.png"
 MODEL_FILE = "final.zip"
 MODEL_META = "final.json"
 INTERRUPTED_FILE = "interrupted.zip"
+EVALUATIONS_FILE = "evaluations.csv"
 
 
 @dataclass(frozen=True)
@@ -56,8 +68,9 @@ class TrainConfig:
     """One training run.
 
     :param out: the run's folder (created).
-    :param algo: "ppo" or "sac".
-    :param action: the SB3 action wrapper, "aim" (aim-assisted) or "flat".
+    :param algo: "ppo", "sac" or "maskable-ppo".
+    :param action: the SB3 action wrapper, "aim" (aim-assisted) or "flat" (PPO, SAC), or
+        "masked" (:mod:`kinghill.envs.masked`; MaskablePPO, and only it).
     :param opponent: an agent spec (``random``, ``policy:PATH``, ``mypkg.module:MyAgent``, ...;
         see :mod:`kinghill.agents.registry`) or "self" (self-play).
     :param steps: total environment steps (learner decisions) over all envs.
@@ -77,6 +90,15 @@ class TrainConfig:
     :param init: start from this saved model (same algo and action) instead of a fresh one,
         e.g. to go on against a stronger opponent; its hyperparameters are kept.
     :param progress: show SB3's progress bar.
+    :param reward: the env's :class:`~kinghill.envs.RewardWeights`.
+    :param eval_every: steps between evaluations against ``eval_opponent`` (0: none); see
+        :mod:`kinghill.experiments.evaluation`.
+    :param eval_opponent: the fixed opponent of the evaluations (an agent spec).
+    :param eval_frames: frames per evaluation (even; seats alternate).
+    :param league: the built-in agents of the league (``opponent="league"``), besides the
+        learner's snapshots; see :mod:`kinghill.experiments.league`.
+    :param curriculum: a built-in curriculum of start positions (``"practice"``, see
+        :mod:`kinghill.envs.curriculum`) or None for full frames only.
     """
 
     out: Path
@@ -98,13 +120,32 @@ class TrainConfig:
     torch_threads: int = 1
     init: Path | None = None
     progress: bool = True
+    reward: RewardWeights = field(default_factory=RewardWeights)
+    eval_every: int = 0
+    eval_opponent: str = "heuristic"
+    eval_frames: int = 40
+    curriculum: str | None = None
+    league: tuple[str, ...] = ("heuristic",)
 
     def __post_init__(self) -> None:
         if self.algo not in ALGORITHMS:
             raise ValueError(f"algo must be one of {ALGORITHMS}, got {self.algo!r}")
-        if self.action not in ("aim", "flat"):
-            raise ValueError(f"action must be 'aim' or 'flat', got {self.action!r}")
-        if self.opponent != SELF_PLAY:
+        if self.action not in ACTIONS:
+            raise ValueError(f"action must be one of {ACTIONS}, got {self.action!r}")
+        if (self.algo == "maskable-ppo") != (self.action == "masked"):
+            raise ValueError("maskable-ppo trains the masked action (--action masked), and only it")
+        if self.eval_every < 0 or self.eval_frames < 2 or self.eval_frames % 2:
+            raise ValueError("eval_every must be >= 0 and eval_frames an even number >= 2")
+        if self.eval_every:
+            check_agent(self.eval_opponent)
+        if self.curriculum is not None and self.curriculum not in CURRICULA:
+            raise ValueError(
+                f"curriculum must be one of {sorted(CURRICULA)}, got {self.curriculum!r}"
+            )
+        if self.opponent == LEAGUE:
+            for member in self.league:
+                check_agent(member)
+        elif self.opponent != SELF_PLAY:
             check_agent(self.opponent)  # AgentSpecError (a ValueError) names what is wrong
         if self.vectorization not in ("sb3", "gymnasium"):
             raise ValueError("vectorization must be 'sb3' or 'gymnasium'")
@@ -161,7 +202,18 @@ def make_training_env(config: TrainConfig, rank: int, in_worker: bool) -> gym.En
         import torch
 
         torch.set_num_threads(1)  # workers only run small opponent policies
-    env = make_sb3_env(config.action, opponent=training_opponent(config), noise=config.noise)
+    env = make_sb3_env(
+        config.action,
+        opponent=training_opponent(config),
+        noise=config.noise,
+        reward_weights=config.reward,
+    )
+    if config.curriculum is not None:
+        env = Curriculum(env, CURRICULA[config.curriculum], config.steps // config.envs)
+    if config.opponent == LEAGUE:
+        from kinghill.experiments.league import LeagueFeedback
+
+        env = LeagueFeedback(env)
     monitor = Path(config.out) / MONITOR_DIR / str(rank)
     return Monitor(training_guards(env), str(monitor), info_keywords=MONITOR_KEYS)
 
@@ -172,11 +224,16 @@ def training_guards(env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
 
 
 def training_opponent(config: TrainConfig) -> Any:
-    """The opponent of one training env: the named agent, or the self-play pool."""
-    if config.opponent == SELF_PLAY:
-        from kinghill.experiments.selfplay import SnapshotPool, pool_folder
+    """The opponent of one training env: the named agent, the self-play pool or the league."""
+    from kinghill.experiments.selfplay import SnapshotPool, pool_folder
 
+    if config.opponent == SELF_PLAY:
         return SnapshotPool(pool_folder(config.out), config.algo, config.action, config.pool_size)
+    if config.opponent == LEAGUE:
+        from kinghill.experiments.league import League
+
+        folder = pool_folder(config.out)
+        return League(folder, config.algo, config.action, list(config.league), config.pool_size)
     return make_agent(config.opponent)
 
 
@@ -212,10 +269,11 @@ class _EnvFactory:
 
 # ---- the model -----------------------------------------------------------------------------
 def algorithm(name: str) -> Any:
-    """The SB3 class of ``name`` ("ppo" or "sac")."""
+    """The SB3 class of ``name`` ("ppo", "sac", or "maskable-ppo" from sb3-contrib)."""
+    from sb3_contrib import MaskablePPO
     from stable_baselines3 import PPO, SAC
 
-    return {"ppo": PPO, "sac": SAC}[name]
+    return {"ppo": PPO, "sac": SAC, "maskable-ppo": MaskablePPO}[name]
 
 
 def make_model(config: TrainConfig, env: Any) -> Any:
@@ -235,9 +293,9 @@ def make_model(config: TrainConfig, env: Any) -> Any:
         "device": "cpu",
         "verbose": 0,
     }
-    if config.algo == "ppo":
+    if config.algo in ("ppo", "maskable-ppo"):
         net = {"net_arch": {"pi": list(config.net), "vf": list(config.net)}}
-        return algorithm("ppo")(
+        return algorithm(config.algo)(
             "MlpPolicy", env, n_steps=config.n_steps, policy_kwargs=net, **common
         )
     learning_starts = min(1_000, config.steps // 10)
@@ -273,10 +331,23 @@ def _callbacks(config: TrainConfig) -> list[Any]:
                 name_prefix=config.algo,
             )
         )
-    if config.opponent == SELF_PLAY:
+    if config.opponent in POOLED:
         from kinghill.experiments.selfplay import SnapshotCallback
 
         out.append(SnapshotCallback(config.out, config.refresh))
+    if config.eval_every > 0:
+        from kinghill.experiments.evaluation import WinRateEval
+
+        out.append(
+            WinRateEval(
+                config.out,
+                config.action,
+                config.eval_opponent,
+                config.eval_frames,
+                config.eval_every,
+                noise=config.noise,
+            )
+        )
     return out
 
 
@@ -289,7 +360,7 @@ def train(config: TrainConfig) -> TrainResult:
     try:
         model = make_model(config, env)
         model.set_logger(_logger(out / "tb"))
-        if config.opponent == SELF_PLAY:
+        if config.opponent in POOLED:
             from kinghill.experiments.selfplay import save_snapshot
 
             save_snapshot(model, out, 0)  # the pool is never empty
@@ -308,7 +379,13 @@ def train(config: TrainConfig) -> TrainResult:
     wall = time.perf_counter() - start
     meta = {"algo": config.algo, "action": config.action}
     (out / MODEL_META).write_text(json.dumps(meta, indent=2) + "\n")
-    curve = plot_learning_curve(out / MONITOR_DIR, out / CURVE_FILE, title=_title(config))
+    curve = plot_learning_curve(
+        out / MONITOR_DIR,
+        out / CURVE_FILE,
+        title=_title(config),
+        evaluations=out / EVALUATIONS_FILE,
+        eval_label=f"eval vs {config.eval_opponent} ({config.eval_frames} frames)",
+    )
     result = TrainResult(
         model=out / MODEL_FILE,
         curve=out / CURVE_FILE,
@@ -396,9 +473,20 @@ def _running_mean(values: np.ndarray, window: int) -> np.ndarray:
     return (sums[ends] - sums[starts]) / (ends - starts)
 
 
-def plot_learning_curve(monitor_dir: Path, path: Path, title: str = "", window: int = 200) -> Curve:
-    """Draw episode reward mean (and win rate) against steps into ``path``; return the curve."""
+def plot_learning_curve(
+    monitor_dir: Path,
+    path: Path,
+    title: str = "",
+    window: int = 200,
+    evaluations: Path | None = None,
+    eval_label: str = "evaluation",
+) -> Curve:
+    """Draw episode reward mean and win rate against steps into ``path``, with the evaluation
+    win rates of ``evaluations`` (``evaluations.csv``, with their intervals) when it exists;
+    return the curve."""
     import matplotlib
+
+    from kinghill.experiments.evaluation import load_evaluations
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -412,6 +500,13 @@ def plot_learning_curve(monitor_dir: Path, path: Path, title: str = "", window: 
     win_axis.plot(curve.steps, curve.win_rate, color="tab:green")
     win_axis.set_ylabel("frames won (same window)", color="tab:green")
     win_axis.set_ylim(0, 1)
+    rows = load_evaluations(evaluations) if evaluations is not None else []
+    if rows:
+        x = [r["steps"] for r in rows]
+        y = [r["win_rate"] for r in rows]
+        err = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
+        win_axis.errorbar(x, y, yerr=err, color="tab:red", marker="o", ms=3, label=eval_label)
+        win_axis.legend(loc="lower right", fontsize=7)
     reward_axis.set_title(title, fontsize=9)
     reward_axis.grid(alpha=0.3)
     fig.tight_layout()
@@ -438,7 +533,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--out", type=output_dir, required=True, metavar="DIR", help="run folder")
     parser.add_argument("--algo", choices=ALGORITHMS, default=d.algo, help="(default: ppo)")
     parser.add_argument(
-        "--action", choices=("aim", "flat"), default=d.action, help="action wrapper (default: aim)"
+        "--action",
+        choices=ACTIONS,
+        help="action wrapper (default: masked for maskable-ppo, else aim)",
     )
     parser.add_argument(
         "--opponent",
@@ -446,8 +543,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         default=d.opponent,
         metavar="NAME",
         help="an agent spec (random, heuristic, search, policy:PATH, mypkg.module:MyAgent, an "
-        "entry point of kinghill.agents) or self (self-play) (default: random)",
+        "entry point of kinghill.agents), self (self-play) or league (--league agents and "
+        "snapshots, sampled by PFSP) (default: random)",
     )
+    parser.add_argument(
+        "--league", type=agent_list, default=d.league, metavar="A,B",
+        help=f"the league's built-in agents besides the snapshots (default: {','.join(d.league)})",
+    )  # fmt: skip
     parser.add_argument("--steps", type=positive_int, default=d.steps, help=f"(default: {d.steps})")
     parser.add_argument(
         "--envs",
@@ -491,12 +593,32 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--reward", type=reward_weights, default=d.reward, metavar="K=V,...",
+        help="RewardWeights, e.g. white=0.2,foul=-0.5 (keys: white, foul, win, loss)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--eval-every", type=non_negative_int, default=d.eval_every, metavar="STEPS",
+        help="evaluate the deterministic policy every STEPS steps (0: never; default 0)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--eval-opponent", type=agent_name, default=d.eval_opponent, metavar="NAME",
+        help=f"the fixed opponent of the evaluations (default: {d.eval_opponent})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--eval-frames", type=even_frames, default=d.eval_frames, metavar="N",
+        help=f"frames per evaluation, seats alternating (default: {d.eval_frames})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--curriculum", choices=sorted(CURRICULA),
+        help="start episodes from a built-in curriculum of practice positions",
+    )  # fmt: skip
     return parser
 
 
 def opponent_name(text: str) -> str:
-    """``--opponent``: ``self``, or an agent name of the registry."""
-    return text if text == SELF_PLAY else agent_name(text)
+    """``--opponent``: ``self``, ``league``, or an agent name of the registry."""
+    return text if text in POOLED else agent_name(text)
 
 
 def checkpoint(text: str) -> Path:
@@ -509,21 +631,64 @@ def checkpoint(text: str) -> Path:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def agent_list(text: str) -> tuple[str, ...]:
+    """``--league``: comma-separated agent names of the registry."""
+    return tuple(agent_name(name.strip()) for name in text.split(",") if name.strip())
+
+
+def even_frames(text: str) -> int:
+    """``--eval-frames``: an even number of frames, at least 2 (both seats equally)."""
+    value = positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"must be even, so that both seats play equally (got {value})"
+        )
+    return value
+
+
+def reward_weights(text: str) -> RewardWeights:
+    """``--reward``: ``RewardWeights`` from ``"white=0.2,foul=-0.5"`` (unnamed weights keep
+    their defaults)."""
+    try:
+        return parse_reward(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def parse_reward(text: str) -> RewardWeights:
+    """``RewardWeights`` from ``"white=0.2,foul=-0.5"`` (unnamed weights keep their defaults)."""
+    known = {f.name for f in fields(RewardWeights)}
+    values: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in known:
+            raise ValueError(f"{item!r} is not KEY=VALUE with KEY one of {sorted(known)}")
+        try:
+            values[key.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"{key.strip()}={value!r} is not a number") from None
+    return RewardWeights(**values)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train`` and print where the outputs are."""
+    action = args.action or ("masked" if args.algo == "maskable-ppo" else "aim")
+    if (args.algo == "maskable-ppo") != (action == "masked"):
+        raise UsageError("maskable-ppo trains the masked action, and only it", "--action")
     if args.init is not None:
         from kinghill.agents.policy import algorithm_of
 
         saved_by = algorithm_of(args.init)
-        if saved_by is not None and saved_by.lower() != args.algo:
+        saved_algo = None if saved_by is None else SAVED_BY[saved_by]
+        if saved_algo is not None and saved_algo != args.algo:
             raise UsageError(
-                f"{args.init} was saved by {saved_by}; train it with --algo {saved_by.lower()}",
+                f"{args.init} was saved by {saved_by}; train it with --algo {saved_algo}",
                 "--init",
             )
     config = TrainConfig(
         out=args.out,
         algo=args.algo,
-        action=args.action,
+        action=action,
         opponent=args.opponent,
         steps=args.steps,
         envs=args.envs,
@@ -540,6 +705,12 @@ def run(args: argparse.Namespace) -> int:
         torch_threads=args.torch_threads,
         init=args.init,
         progress=not args.no_progress and os.isatty(2),
+        reward=args.reward,
+        eval_every=args.eval_every,
+        eval_opponent=args.eval_opponent,
+        eval_frames=args.eval_frames,
+        curriculum=args.curriculum,
+        league=args.league,
     )
     result = train(config)
     print(

@@ -1,0 +1,65 @@
+"""Issue 9: ``kinghill train --algo maskable-ppo`` trains a few hundred MaskablePPO steps on the
+masked env, evaluates against a fixed opponent during the run (results written, best model
+kept, the curve drawn), and its checkpoint plays as ``policy:PATH``."""
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from kinghill.agents import make_agent
+from kinghill.envs import Game
+from kinghill.experiments.cli import main
+from kinghill.experiments.match import play_out
+from kinghill.experiments.train import parse_reward
+
+
+@pytest.mark.slow
+def test_maskable_ppo_trains_evaluates_and_loads_as_a_policy(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    status = main(
+        ["train", "--algo", "maskable-ppo", "--opponent", "heuristic", "--out", str(out),
+         "--steps", "256", "--envs", "1", "--n-steps", "64", "--batch-size", "32", "--net", "16",
+         "--checkpoint-every", "0", "--eval-every", "128", "--eval-frames", "2",
+         "--reward", "white=0.2", "--curriculum", "practice", "--no-progress"]
+    )  # fmt: skip
+    assert status == 0
+    assert json.loads((out / "final.json").read_text()) == {
+        "algo": "maskable-ppo",
+        "action": "masked",
+    }
+    with (out / "evaluations.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["steps"]) for r in rows] == [128, 256]
+    assert all(r["frames"] == "2" and 0.0 <= float(r["win_rate"]) <= 1.0 for r in rows)
+    assert (out / "best_model.zip").stat().st_size > 0
+    assert (out / "learning_curve.png").read_bytes().startswith(b"\x89PNG")
+    with (out / "tb" / "progress.csv").open() as f:
+        assert "eval/win_rate" in next(csv.reader(f))
+    run = json.loads((out / "run.json").read_text())
+    assert run["config"]["reward"]["white"] == 0.2
+
+    agent = make_agent(f"policy:{out / 'final.zip'}")
+    game = Game()
+    game.reset(seed=0)
+    decided = list(play_out(game, [agent, make_agent("heuristic", seed=1)]))
+    assert game.is_over and all(d.fault is None for d in decided)
+
+
+def test_reward_weights_come_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    weights = parse_reward("white=0.25, foul=-0.5")
+    assert (weights.white, weights.foul, weights.win) == (0.25, -0.5, 1.0)
+    with pytest.raises(ValueError, match="KEY one of"):
+        parse_reward("colour=1")
+    with pytest.raises(ValueError, match="not a number"):
+        parse_reward("white=lots")
+    assert main(["train", "--out", str(tmp_path), "--reward", "colour=1"]) == 2
+    assert "--reward" in capsys.readouterr().err
+
+
+def test_maskable_ppo_refuses_a_box_action(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["train", "--out", str(tmp_path), "--algo", "maskable-ppo", "--action", "aim"]) == 2
+    assert "--action: maskable-ppo trains the masked action" in capsys.readouterr().err
