@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from PIL import Image
 
+from kinghill.envs.gif import GifStream
 from kinghill.envs.render import ShotMarks, TableRenderer
 from kinghill.envs.rules import Call
 from kinghill.physics.names import BREAK_BALL, N_BALLS, Pocket
@@ -129,8 +130,8 @@ def write_replay(
 ) -> Path:
     """Write the replay of ``shots`` to ``path``: a GIF or, with imageio-ffmpeg, an MP4.
 
-    The format follows the suffix. A GIF keeps every picture in memory until it is written
-    (GIF timing is in 1/100 s); an MP4 streams, so use it for long replays such as a whole frame.
+    The format follows the suffix (GIF timing is in 1/100 s). Both are written picture by
+    picture as they are drawn, so memory stays flat however long the replay.
 
     :param path: where to write; ``.gif`` or ``.mp4``.
     :param shots: the shots in the order played (at least one).
@@ -200,23 +201,18 @@ def _gif_palette(renderer: TableRenderer) -> Image.Image:
 def _write_gif(
     path: Path, frames: Iterator[tuple[np.ndarray, int]], fps: float, palette: Image.Image
 ) -> None:
-    """Write the pictures as a looping GIF, each mapped onto ``palette`` (fast, and no flicker).
+    """Stream the pictures into a looping GIF as they are drawn, each mapped onto ``palette``
+    (fast, no flicker, and memory that does not grow with the replay's length).
 
     GIF delays are whole 1/100 s: each delay is rounded so that the running total stays exact.
     """
-    pictures, delays_ms = [], []
     elapsed_ticks, shown_cs = 0, 0
-    for picture, ticks in frames:
-        elapsed_ticks += ticks
-        until_cs = round(elapsed_ticks * 100 / fps)
-        pictures.append(
-            Image.fromarray(picture).quantize(palette=palette, dither=Image.Dither.NONE)
-        )
-        delays_ms.append(10 * (until_cs - shown_cs))
-        shown_cs = until_cs
-    pictures[0].save(
-        path, format="GIF", save_all=True, append_images=pictures[1:], duration=delays_ms, loop=0
-    )
+    with GifStream(path, palette) as gif:
+        for picture, ticks in frames:
+            elapsed_ticks += ticks
+            until_cs = round(elapsed_ticks * 100 / fps)
+            gif.add(picture, until_cs - shown_cs)
+            shown_cs = until_cs
 
 
 def _write_mp4(
