@@ -41,6 +41,9 @@ from kinghill.experiments.json_fields import from_json_object
 from kinghill.experiments.lifeline import follow_parent
 
 DEFAULT_PLAYER = "kinghill.experiments.match:play_frame"
+DEFAULT_FRAMES = 20
+ROUND_ROBIN = "round-robin"
+"""The format of a stored config without a ``format`` key (the round robin's)."""
 CONFIG_FILE = "tournament.json"
 FRAMES_FILE = "frames.jsonl"
 
@@ -214,6 +217,15 @@ class TournamentConfig:
             raise ValueError(str(error)) from None
 
 
+class StoredConfig(Protocol):
+    """A tournament's settings as stored in ``tournament.json`` (any format)."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_dict(cls, data: Any) -> StoredConfig: ...
+
+
 class FrameLog:
     """``DIR/tournament.json`` (the config) and ``DIR/frames.jsonl`` (one line per frame)."""
 
@@ -221,7 +233,7 @@ class FrameLog:
         self.config_path = out / CONFIG_FILE
         self.frames_path = out / FRAMES_FILE
 
-    def claim(self, config: TournamentConfig) -> None:
+    def claim(self, config: StoredConfig) -> None:
         """Store the config in a new directory, or check that it matches the stored one."""
         wanted = config.to_dict()
         if not self.config_path.exists():
@@ -232,12 +244,23 @@ class FrameLog:
             self.config_path.parent.mkdir(parents=True, exist_ok=True)
             _write_durably(self.config_path, json.dumps(wanted, indent=2) + "\n")
             return
-        stored = self.load_config().to_dict()
+        stored = self.stored_config()
+        formats = (stored.get("format", ROUND_ROBIN), wanted.get("format", ROUND_ROBIN))
+        if formats[0] != formats[1]:
+            raise TournamentError(
+                f"{self.config_path.parent} holds a {formats[0]} tournament, not a {formats[1]}; "
+                "choose another --out",
+                "--out",
+            )
+        try:
+            stored = type(config).from_dict(stored).to_dict()
+        except ValueError as error:
+            raise self.not_a_config(error) from None
         if stored != wanted:
             diffs = ", ".join(
-                f"{key}: stored {stored[key]!r}, asked {wanted[key]!r}"
-                for key in wanted
-                if stored[key] != wanted[key]
+                f"{key}: stored {stored.get(key)!r}, asked {wanted.get(key)!r}"
+                for key in {**stored, **wanted}
+                if stored.get(key) != wanted.get(key)
             )
             raise TournamentError(
                 f"{self.config_path.parent} holds a different tournament ({diffs}); "
@@ -245,32 +268,60 @@ class FrameLog:
                 "--out",
             )
 
-    def load_config(self) -> TournamentConfig:
-        """The stored config.
+    def stored_config(self) -> dict[str, Any]:
+        """The stored config in its JSON form (a round robin's, or another format's).
 
-        :raises TournamentError: there is none, or the file is not a tournament config.
+        :raises TournamentError: there is none, or the file is not a JSON object.
         """
         if not self.config_path.exists():
             raise TournamentError(
                 f"no tournament in {self.config_path.parent} ({CONFIG_FILE})", "--out"
             )
         try:
-            return TournamentConfig.from_dict(json.loads(self.config_path.read_bytes()))
+            stored = json.loads(self.config_path.read_bytes())
         except (OSError, ValueError) as error:
-            raise TournamentError(
-                f"{self.config_path} is not a kinghill tournament config ({error}); "
-                "choose another --out",
-                "--out",
-            ) from None
+            raise self.not_a_config(error) from None
+        if not isinstance(stored, dict):
+            raise self.not_a_config(ValueError("not a JSON object"))
+        return stored
+
+    def not_a_config(self, error: Exception) -> TournamentError:
+        """The error for a ``tournament.json`` that holds no tournament of the wanted kind."""
+        return TournamentError(
+            f"{self.config_path} is not a kinghill tournament config ({error}); "
+            "choose another --out",
+            "--out",
+        )
+
+    def load_config(self) -> TournamentConfig:
+        """The stored round-robin config.
+
+        :raises TournamentError: there is none, or the file is not a round robin's config.
+        """
+        try:
+            return TournamentConfig.from_dict(self.stored_config())
+        except ValueError as error:
+            raise self.not_a_config(error) from None
 
     def read(self, schedule: Sequence[FrameTask]) -> dict[int, FrameRecord]:
-        """Frames played so far, checked against the schedule.
+        """Frames played so far, checked against the schedule."""
+        records: dict[int, FrameRecord] = {}
+        for number, record in enumerate(self.records(), start=1):
+            task = schedule[record.frame] if 0 <= record.frame < len(schedule) else None
+            if task is None or (task.agents, task.seed) != (record.agents, record.seed):
+                raise TournamentError(
+                    f"{self.frames_path}:{number}: frame not in this schedule", "--out"
+                )
+            records[record.frame] = record
+        return records
 
-        A last line cut short by an interruption is dropped (the file is truncated to the
-        last whole line); the frame is simply played again.
+    def records(self) -> list[FrameRecord]:
+        """Frames played so far, in file order, each index once; the caller checks them
+        against its schedule. A last line cut short by an interruption is dropped (the file is
+        truncated to the last whole line); the frame is simply played again.
         """
         if not self.frames_path.exists():
-            return {}
+            return []
         if not self.frames_path.is_file():
             raise TournamentError(f"{self.frames_path} is not a file", "--out")
         data = self.frames_path.read_bytes()
@@ -278,19 +329,18 @@ class FrameLog:
         if len(whole) != len(data):
             with open(self.frames_path, "r+b") as handle:
                 handle.truncate(len(whole))
-        records: dict[int, FrameRecord] = {}
+        records: list[FrameRecord] = []
+        seen: set[int] = set()
         for number, line in enumerate(whole.splitlines(), start=1):
             where = f"{self.frames_path}:{number}"
             try:
                 record = FrameRecord.from_json(line)
             except ValueError as error:  # UnicodeDecodeError and JSONDecodeError included
                 raise TournamentError(f"{where}: bad record ({error})", "--out") from None
-            task = schedule[record.frame] if 0 <= record.frame < len(schedule) else None
-            if task is None or (task.agents, task.seed) != (record.agents, record.seed):
-                raise TournamentError(f"{where}: frame not in this schedule", "--out")
-            if record.frame in records:
+            if record.frame in seen:
                 raise TournamentError(f"{where}: frame {record.frame} twice", "--out")
-            records[record.frame] = record
+            seen.add(record.frame)
+            records.append(record)
         return records
 
     def append(self, record: FrameRecord) -> None:
@@ -434,14 +484,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Mount ``kinghill tournament``."""
     parser = subparsers.add_parser(
         "tournament",
-        help="round robin of agents: ratings, win rates, a Markdown/JSON report and a plot",
+        help="round robin or knockout of agents: ratings or a bracket, a Markdown/JSON report "
+        "and a plot",
         description=(
             "Round robin: every pair of agents plays N frames, seats swapped (each agent breaks "
-            "in half of them), execution noise on. Frames are appended to DIR/frames.jsonl as they "
-            "end; run the same command again to resume where it stopped. The report goes to "
-            "DIR/report.md, DIR/report.json and DIR/ratings.png."
+            "in half of them), execution noise on. Knockout (--format knockout): single "
+            "elimination in races to N frames, the clock of section 12 tightening from round 3. "
+            "Frames are appended to DIR/frames.jsonl as they end; run the same command again to "
+            "resume where it stopped. The report goes to DIR/report.md, DIR/report.json and "
+            "DIR/ratings.png (a knockout: DIR/bracket.png)."
         ),
-        epilog="example: kinghill tournament --agents random heuristic --frames 20 --out runs/t1",
+        epilog="examples: kinghill tournament --agents random heuristic --frames 20 --out runs/t1; "
+        "kinghill tournament --format knockout --agents search heuristic random --race 3 "
+        "--out runs/k1",
     )
     parser.add_argument(
         "--agents",
@@ -455,9 +510,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--frames",
         type=positive_int,
-        default=20,
         metavar="N",
-        help="frames per pair, even (default: 20)",
+        help=f"round robin: frames per pair, even (default: {DEFAULT_FRAMES})",
     )
     parser.add_argument(
         "--seed",
@@ -504,27 +558,26 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="MODULE:FUNCTION",
         help=f"the function that plays one frame (default: {DEFAULT_PLAYER})",
     )
+    from kinghill.experiments import knockout_cli  # it builds on this module
+
+    knockout_cli.add_arguments(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Run (or resume) the tournament, then write its report."""
-    from kinghill.experiments.report import write_report
+    from kinghill.experiments import knockout_cli
 
-    log = FrameLog(args.out)
     try:
-        if args.report_only:
-            config = log.load_config()
-            records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
-        else:
-            options = MatchOptions.from_args(args)
-            config = TournamentConfig(tuple(args.agents), args.frames, args.seed, options)
-            player = load_frame_player(args.player)
-            if args.player == DEFAULT_PLAYER:  # its agents come from the registry
-                _check_agents(config.agents)
-            runner = _runner(args)
+        if knockout_cli.is_knockout(args) and args.report_only:
+            summary = knockout_cli.report_only(args.out)
+        elif knockout_cli.is_knockout(args):
+            config = knockout_cli.config_from_args(args)
+            player, runner = _start(args)
             with _sigterm_as_interrupt():
-                records = run_tournament(config, args.out, player, runner)
+                summary = knockout_cli.play(config, args.out, player, runner)
+        else:
+            summary = _round_robin(args)
     except BrokenProcessPool as error:
         raise CommandError(
             f"a worker process died ({error}); the frames played are in "
@@ -537,9 +590,35 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
-    summary = write_report(args.out, config, records, samples=args.rating_samples)
     print(summary)
     return 0
+
+
+def _round_robin(args: argparse.Namespace) -> str:
+    """Run (or resume, or with ``--report-only`` only read) the round robin; write its report
+    and return the summary to print."""
+    from kinghill.experiments.report import write_report
+
+    log = FrameLog(args.out)
+    if args.report_only:
+        config = log.load_config()
+        records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
+    else:
+        options = MatchOptions.from_args(args)
+        frames = DEFAULT_FRAMES if args.frames is None else args.frames
+        config = TournamentConfig(tuple(args.agents), frames, args.seed, options)
+        player, runner = _start(args)
+        with _sigterm_as_interrupt():
+            records = run_tournament(config, args.out, player, runner)
+    return write_report(args.out, config, records, samples=args.rating_samples)
+
+
+def _start(args: argparse.Namespace) -> tuple[FramePlayer, FrameRunner]:
+    """The frame player and runner the command line asks for, its agents checked first."""
+    player = load_frame_player(args.player)
+    if args.player == DEFAULT_PLAYER:  # its agents come from the registry
+        _check_agents(args.agents)
+    return player, _runner(args)
 
 
 def _check_agents(specs: Iterable[str]) -> None:
