@@ -380,7 +380,7 @@ def shot_line(player: int, cue_ball: int, call: Call | None, name: str | None = 
     return f"{who} shoots cue ball {cue_ball}, calls {call} ({kinds})"
 
 
-def _import_pygame() -> ModuleType:
+def import_pygame() -> ModuleType:
     """pygame, or a clear error naming the extra that installs it."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
@@ -403,7 +403,7 @@ class HumanWindow:
     """
 
     def __init__(self, title: str = "kinghill", fps: float | None = None) -> None:
-        self._pygame = _import_pygame()
+        self._pygame = import_pygame()
         self.title = title
         self.fps = fps
         self._screen: Any = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from gymnasium.error import DependencyNotInstalled
 
@@ -26,6 +27,7 @@ from kinghill.experiments.cli import (
     positive_float,
     seed,
 )
+from kinghill.experiments.human import HUMAN, HumanSeat
 from kinghill.experiments.match import new_game, play_out, seeds
 from kinghill.experiments.tournament import MatchOptions
 
@@ -43,18 +45,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         description=(
             "Agent A (player 0) breaks against agent B (player 1). One line per decision: the "
             "shot and its call, the referee's ruling, the decision time. With --out, the frame's "
-            "shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg)."
+            "shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg). A seat named "
+            "human opens a window: click a ball for the cue ball, aim with the mouse, set speed "
+            "(up/down, wheel) and tip (WASD, or the tip widget), pick the call from the menu, "
+            "Enter to shoot; every shot is animated at --fps and --speed."
         ),
-        epilog="example: kinghill play heuristic search --seed 3 --out frame.gif",
+        epilog="examples: kinghill play heuristic search --seed 3 --out frame.gif; "
+        "kinghill play human search",
     )
     parser.add_argument(
         "agent_a",
         metavar="A",
-        type=agent_name,
-        help="the breaker, an agent spec: random, heuristic, search, search:N, policy:PATH, "
-        "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
+        type=seat_name,
+        help="the breaker: human (you, in a pygame window), or an agent spec: random, heuristic, "
+        "search, search:N, policy:PATH, mypkg.module:MyAgent?key=value, or an entry point of "
+        "kinghill.agents",
     )
-    parser.add_argument("agent_b", metavar="B", type=agent_name, help="the opponent, an agent spec")
+    parser.add_argument(
+        "agent_b", metavar="B", type=seat_name, help="the opponent: human, or an agent spec"
+    )
     parser.add_argument("--seed", type=seed, default=0, help="frame seed (default: 0)")
     parser.add_argument(
         "--out", type=output_file(*FORMATS), metavar="FILE", help="replay file, .gif or .mp4"
@@ -65,14 +74,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=bounded_int(MIN_WIDTH_PX, MAX_WIDTH_PX),
         default=800,
         metavar="PX",
-        help=f"replay width, {MIN_WIDTH_PX} to {MAX_WIDTH_PX} (default: 800)",
+        help=f"replay width, {MIN_WIDTH_PX} to {MAX_WIDTH_PX} (default: 800; a human's window "
+        "is at least 800)",
     )
     parser.add_argument(
         "--fps",
         type=positive_float,
         default=REPLAY_FPS,
         metavar="N",
-        help=f"pictures per second of the replay (default: {REPLAY_FPS:g}; at most 50 for a GIF)",
+        help=f"pictures per second of the replay and of a human's window (default: "
+        f"{REPLAY_FPS:g}; at most 50 for a GIF)",
     )
     parser.add_argument(
         "--speed",
@@ -82,6 +93,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="playback speed: 2 plays the shots twice as fast, 0.5 in slow motion (default: 1)",
     )
     return parser
+
+
+def seat_name(text: str) -> str:
+    """``human``, or an agent spec checked as :func:`agent_name` checks it."""
+    return text if text == HUMAN else agent_name(text)
 
 
 def describe(decided: Decided, names: tuple[str, str]) -> str:
@@ -147,18 +163,36 @@ def run(args: argparse.Namespace) -> int:
             )
     options = MatchOptions.from_args(args)
     game_seed, seed_a, seed_b = seeds(args.seed)
-    agents = (build_agent(names[0], seed_a, "A"), build_agent(names[1], seed_b, "B"))
+    try:
+        human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
+    except DependencyNotInstalled as error:
+        raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
+    agents = tuple(
+        build_agent(name, seed, argument) if human is None or name != HUMAN else human
+        for name, seed, argument in zip(names, (seed_a, seed_b), "AB", strict=True)
+    )
     sampling = args.fps / args.speed
-    game = new_game(options, trajectory_fps=sampling if args.out is not None else None)
+    animated = args.out is not None or human is not None
+    game = new_game(options, trajectory_fps=sampling if animated else None)
     game.reset(seed=game_seed, breaker=0)
     shots: list[ReplayShot] = []
     before = game.frame
-    for decided in play_out(game, agents):
-        print(describe(decided, names), flush=True)
-        shot = replay_shot(decided.turn, before, names) if args.out is not None else None
-        if shot is not None:
-            shots.append(shot)
-        before = game.frame
+    try:
+        for decided in play_out(game, agents):
+            print(describe(decided, names), flush=True)
+            if human is not None:
+                human.watch(decided.turn, before, game.state)
+            shot = replay_shot(decided.turn, before, names) if args.out is not None else None
+            if shot is not None:
+                shots.append(shot)
+            before = game.frame
+    except KeyboardInterrupt:
+        if human is None:
+            raise
+        print("kinghill play: the window was closed; the frame is left unfinished", file=sys.stderr)
+        return 130
+    if human is not None:
+        human.close()
     print(game.frame.result)
     if args.out is not None:
         if not shots:
