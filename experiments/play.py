@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from gymnasium.error import DependencyNotInstalled
 
@@ -177,20 +176,14 @@ def run(args: argparse.Namespace) -> int:
     game.reset(seed=game_seed, breaker=0)
     shots: list[ReplayShot] = []
     before = game.frame
-    try:
-        for decided in play_out(game, agents):
-            print(describe(decided, names), flush=True)
-            if human is not None:
-                human.watch(decided.turn, before, game.state)
-            shot = replay_shot(decided.turn, before, names) if args.out is not None else None
-            if shot is not None:
-                shots.append(shot)
-            before = game.frame
-    except KeyboardInterrupt:
-        if human is None:
-            raise
-        print("kinghill play: the window was closed; the frame is left unfinished", file=sys.stderr)
-        return 130
+    for decided in play_out(game, agents):  # a closed window interrupts, as Ctrl-C does
+        print(describe(decided, names), flush=True)
+        if human is not None:
+            human.watch(decided.turn, before, game.state)
+        shot = replay_shot(decided.turn, before, names) if args.out is not None else None
+        if shot is not None:
+            shots.append(shot)
+        before = game.frame
     if human is not None:
         human.close()
     print(game.frame.result)

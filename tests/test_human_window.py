@@ -168,4 +168,4 @@ def test_closing_the_window_stops_the_frame(
         assert main(["play", "human", "random"]) == 130
     finally:
         pygame.display.quit()
-    assert "window was closed" in capsys.readouterr().err
+    assert "kinghill play: interrupted" in capsys.readouterr().err
