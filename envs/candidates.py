@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kinghill.envs.aim import angle_to, ghost_point, mirror, pocket_target
 from kinghill.envs.rules import Call
@@ -64,9 +64,9 @@ class PotCandidate:
     double: Cushion | None = None
     abricol: Cushion | None = None
 
-    @property
+    @cached_property
     def call(self) -> Call | None:
-        """The call for a pot of the coloured ball (None for a white)."""
+        """The call for a pot of the coloured ball (None for a white); built once."""
         if self.object_ball != COLOURED:
             return None
         if self.abricol is not None:

@@ -97,6 +97,8 @@ class TrainConfig:
     :param eval_frames: frames per evaluation (even; seats alternate).
     :param league: the built-in agents of the league (``opponent="league"``), besides the
         learner's snapshots; see :mod:`kinghill.experiments.league`.
+    :param time_limit: stop training after this many minutes of wall time (the model is saved
+        and evaluated as at the end of ``steps``); None: run all ``steps``.
     :param curriculum: a built-in curriculum of start positions (``"practice"``, see
         :mod:`kinghill.envs.curriculum`) or None for full frames only.
     """
@@ -126,6 +128,7 @@ class TrainConfig:
     eval_frames: int = 40
     curriculum: str | None = None
     league: tuple[str, ...] = ("heuristic",)
+    time_limit: float | None = None
 
     def __post_init__(self) -> None:
         if self.algo not in ALGORITHMS:
@@ -138,6 +141,8 @@ class TrainConfig:
             raise ValueError("eval_every must be >= 0 and eval_frames an even number >= 2")
         if self.eval_every:
             check_agent(self.eval_opponent)
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of minutes: {self.time_limit}")
         if self.curriculum is not None and self.curriculum not in CURRICULA:
             raise ValueError(
                 f"curriculum must be one of {sorted(CURRICULA)}, got {self.curriculum!r}"
@@ -323,6 +328,10 @@ def _callbacks(config: TrainConfig) -> list[Any]:
     from stable_baselines3.common.callbacks import CheckpointCallback
 
     out: list[Any] = []
+    if config.time_limit is not None:
+        from kinghill.experiments.time_limit import WallClockLimit
+
+        out.append(WallClockLimit(config.time_limit))
     if config.checkpoint_every > 0:
         out.append(
             CheckpointCallback(
@@ -610,6 +619,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help=f"frames per evaluation, seats alternating (default: {d.eval_frames})",
     )  # fmt: skip
     parser.add_argument(
+        "--time-limit", type=positive_float, metavar="MINUTES",
+        help="stop training after MINUTES of wall time (the model is saved as at the end)",
+    )  # fmt: skip
+    parser.add_argument(
         "--curriculum", choices=sorted(CURRICULA),
         help="start episodes from a built-in curriculum of practice positions",
     )  # fmt: skip
@@ -711,6 +724,7 @@ def run(args: argparse.Namespace) -> int:
         eval_frames=args.eval_frames,
         curriculum=args.curriculum,
         league=args.league,
+        time_limit=args.time_limit,
     )
     result = train(config)
     print(

@@ -63,3 +63,12 @@ def test_reward_weights_come_from_the_command_line(
 def test_maskable_ppo_refuses_a_box_action(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["train", "--out", str(tmp_path), "--algo", "maskable-ppo", "--action", "aim"]) == 2
     assert "--action: maskable-ppo trains the masked action" in capsys.readouterr().err
+
+
+def test_the_wall_clock_limit_ends_training_once_the_time_is_spent() -> None:
+    from kinghill.experiments.time_limit import WallClockLimit
+
+    spent, fresh = WallClockLimit(0.0), WallClockLimit(10.0)
+    for callback in (spent, fresh):
+        callback._on_training_start()
+    assert spent._on_step() is False and fresh._on_step() is True
