@@ -183,7 +183,7 @@ def plot_bracket(report: dict[str, Any], path: Path) -> None:
         axes.text(
             x,
             -1.1,
-            f"Round {entry['round']}\n{_clock_text(entry['clock'])}",
+            f"{_round_title(entry)}\n{_clock_text(entry['clock'])}",
             ha="center",
             va="bottom",
             fontsize=9,
@@ -215,6 +215,14 @@ def plot_bracket(report: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
+def _round_title(entry: dict[str, Any]) -> str:
+    """``Round 2``, or ``Round 2 (tournament round 5)`` when the numbering starts later."""
+    title = f"Round {entry['round']}"
+    if entry["tournament_round"] != entry["round"]:
+        title += f" (tournament round {entry['tournament_round']})"
+    return title
+
+
 def _slot_y(bracket_round: int, index: int) -> float:
     """The vertical centre of a slot: the middle of the bracket places it covers."""
     span = 2**bracket_round
@@ -242,7 +250,7 @@ def _draw_match(axes: Any, x: float, y: float, match: dict[str, Any]) -> None:
     if "extensions" in match and sum(match["extensions"]):
         notes.append(f"ext. {_pair(match['extensions'])}")
     if notes:
-        axes.text(x, y + 0.36, ", ".join(notes), ha="center", va="center", fontsize=6, color="#a33")
+        axes.text(x, y + 0.58, ", ".join(notes), ha="center", va="center", fontsize=7, color="#a33")
 
 
 def write_knockout_report(out: Path, config: KnockoutConfig, state: KnockoutState) -> str:
