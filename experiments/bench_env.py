@@ -128,7 +128,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=500,
         help="steps per vector-env run (default 500)",
     )
-    parser.add_argument("--seed", type=seed, default=0)
+    parser.add_argument(
+        "--seed", type=seed, default=0, help="seed of the env and its actions (default: 0)"
+    )
     parser.add_argument(
         "--out", type=output_file(".json"), help="also write the numbers to this JSON file"
     )

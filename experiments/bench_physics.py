@@ -197,7 +197,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=20,
         help="random shots also run in the 1/5000 s reference mode (default 20; ~1 s each)",
     )
-    parser.add_argument("--seed", type=seed, default=2024)
+    parser.add_argument(
+        "--seed", type=seed, default=2024, help="seed of the random suite (default: 2024)"
+    )
     parser.add_argument(
         "--suite",
         type=Path,

@@ -29,12 +29,13 @@ import argparse
 import importlib
 import math
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 SUBCOMMAND_MODULES = (
     "kinghill.experiments.play",
@@ -76,10 +77,34 @@ class UsageError(CommandError):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, ``PROG: error: --arg: what is wrong``."""
+    """An argument parser whose errors are one line, ``PROG: error: --arg: what is wrong``, and
+    whose help is plain text (:func:`plain_text`: modules may pass their docstring as the
+    description)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {_one_line(message.removeprefix('argument '))}\n")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        for key in ("description", "epilog"):
+            if kwargs.get(key):
+                kwargs[key] = plain_text(kwargs[key])
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if kwargs.get("help"):
+            kwargs["help"] = plain_text(kwargs["help"])
+        return super().add_argument(*args, **kwargs)
+
+
+_ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
+_LITERAL = re.compile(r"``(.+?)``", flags=re.S)
+
+
+def plain_text(text: str) -> str:
+    """``text`` without reStructuredText/Sphinx markup, for a terminal: a role's target kept
+    (``:class:`~a.B``` as ``B``), a ````literal```` as its text."""
+    text = _ROLE.sub(lambda m: m[2].rsplit(".", 1)[-1] if m[1] else m[2], text)
+    return _LITERAL.sub(lambda m: m[1], text)
 
 
 def _one_line(text: str) -> str:

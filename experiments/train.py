@@ -540,7 +540,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         epilog="example: kinghill train --algo ppo --opponent random --steps 20000 --out runs/ppo",
     )
     parser.add_argument("--out", type=output_dir, required=True, metavar="DIR", help="run folder")
-    parser.add_argument("--algo", choices=ALGORITHMS, default=d.algo, help="(default: ppo)")
+    parser.add_argument(
+        "--algo", choices=ALGORITHMS, default=d.algo, help="the learning algorithm (default: ppo)"
+    )
     parser.add_argument(
         "--action",
         choices=ACTIONS,
@@ -559,7 +561,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--league", type=agent_list, default=d.league, metavar="A,B",
         help=f"the league's built-in agents besides the snapshots (default: {','.join(d.league)})",
     )  # fmt: skip
-    parser.add_argument("--steps", type=positive_int, default=d.steps, help=f"(default: {d.steps})")
+    parser.add_argument(
+        "--steps",
+        type=positive_int,
+        default=d.steps,
+        help=f"environment steps to learn for (default: {d.steps})",
+    )
     parser.add_argument(
         "--envs",
         type=positive_int,
@@ -567,7 +574,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="K",
         help="worker processes (default: 2)",
     )
-    parser.add_argument("--seed", type=seed, default=d.seed, help="(default: 0)")
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=d.seed,
+        help="seed of the learner, the environments and the opponent (default: 0)",
+    )
     parser.add_argument(
         "--vectorization",
         choices=("sb3", "gymnasium"),
@@ -589,8 +601,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--n-steps", type=positive_int, default=d.n_steps, help="PPO rollout per env"
     )
-    parser.add_argument("--batch-size", type=positive_int, default=d.batch_size)
-    parser.add_argument("--learning-rate", type=positive_float, default=d.learning_rate)
+    parser.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=d.batch_size,
+        help=f"minibatch size of each gradient step (default: {d.batch_size})",
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=positive_float,
+        default=d.learning_rate,
+        help=f"the optimiser's step size (default: {d.learning_rate:g})",
+    )
     parser.add_argument(
         "--torch-threads",
         type=positive_int,
