@@ -17,6 +17,8 @@ from kinghill.envs.encoding import (
     encode_observation,
     observation_space,
 )
+from kinghill.envs.env_options import noise_model
+from kinghill.envs.env_options import reward_weights as checked_weights
 from kinghill.envs.game import Game
 from kinghill.envs.render import TableRenderer, scoreboard
 from kinghill.envs.rewards import RewardWeights
@@ -62,10 +64,10 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
-        self.weights = reward_weights or RewardWeights()
+        self.weights = checked_weights(reward_weights)
         self.game = Game(
             spec=spec,
-            noise=NoiseModel() if noise is True else (noise or None),
+            noise=noise_model(noise),
             required=required,
             shot_limit=shot_limit,
         )

@@ -84,6 +84,12 @@ class ActionSpace(spaces.Dict):
         missing = self.spaces.keys() - action.keys()
         if missing:
             raise ValueError(f"action is missing keys {sorted(missing)}")
+        unknown = action.keys() - self.spaces.keys()
+        if unknown:  # a misspelt key would otherwise be ignored, and its value with it
+            raise ValueError(
+                f"action has unknown keys {sorted(map(str, unknown))}; "
+                f"the keys are {sorted(self.spaces)}"
+            )
         for key, sub in self.spaces.items():
             value = action[key]
             if isinstance(sub, spaces.Discrete):

@@ -151,6 +151,8 @@ class Game:
         return GameSnapshot(self.state, self.frame, self.rng.bit_generator.state)
 
     def restore(self, snap: GameSnapshot) -> None:
+        if not isinstance(snap, GameSnapshot):
+            raise TypeError(f"restore: a GameSnapshot from snapshot(), got {type(snap).__name__}")
         self.state, self.frame = snap.state, snap.frame
         self.rng.bit_generator.state = snap.rng_state
 

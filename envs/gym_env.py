@@ -20,6 +20,8 @@ from kinghill.envs.encoding import (
     encode_observation,
     observation_space,
 )
+from kinghill.envs.env_options import noise_model
+from kinghill.envs.env_options import reward_weights as checked_weights
 from kinghill.envs.game import Game, GameSnapshot, Turn
 from kinghill.envs.opponents import RandomOpponent, as_decide, reseed
 from kinghill.envs.render import HumanWindow, ShotMarks, TableRenderer, scoreboard, shot_line
@@ -128,13 +130,12 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise ValueError(f"breaker must be random/learner/opponent/alternate, got {breaker!r}")
         self.render_mode = render_mode
         self.breaker = breaker
-        self.weights = reward_weights or RewardWeights()
+        self.weights = checked_weights(reward_weights)
         self.opponent = RandomOpponent() if opponent is None else opponent
         self._decide = as_decide(self.opponent)
-        model = NoiseModel() if noise is True else (noise or None)
         self.game = Game(
             spec=spec,
-            noise=model,
+            noise=noise_model(noise),
             required=required,
             shot_limit=shot_limit,
             clock=None if time_round is None else ShotClock(round=time_round),

@@ -26,7 +26,10 @@ class RewardWeights:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            if not math.isfinite(getattr(self, f.name)):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise TypeError(f"RewardWeights.{f.name}: a number, got {value!r}")
+            if not math.isfinite(value):
                 raise ValueError(f"RewardWeights.{f.name} must be finite")
 
     def of_turns(self, turns: list[Turn], seat: int) -> float:

@@ -38,8 +38,10 @@ def simulate(
     :param trajectory_fps: sampling rate of the trajectory (frames per simulated second).
     :param reference: the fixed-step (1/5000 s) reference mode (:mod:`reference`), for the
         benchmark only; slow, no trajectory.
+    :raises TypeError: an argument of the wrong type (the message names it).
     :raises ValueError: the cue ball is not on the table (nothing is simulated).
     """
+    _check_types(state, shot, rng, noise, trajectory, reference)
     if not state.on_table[shot.cue_ball]:
         raise ValueError(f"Shot.cue_ball: ball {shot.cue_ball} is not on the table")
     if trajectory and not (math.isfinite(trajectory_fps) and trajectory_fps > 0):
@@ -64,6 +66,24 @@ def simulate(
         steps=result.steps,
         trajectory=_sample(result, trajectory_fps) if trajectory else None,
     )
+
+
+def _check_types(
+    state: object, shot: object, rng: object, noise: object, trajectory: object, reference: object
+) -> None:
+    """A TypeError naming the first argument of :func:`simulate` that has the wrong type."""
+    wanted: tuple[tuple[str, object, tuple[type, ...]], ...] = (
+        ("state", state, (TableState,)),
+        ("shot", shot, (Shot,)),
+        ("rng", rng, (np.random.Generator, type(None))),
+        ("noise", noise, (NoiseModel, type(None))),
+        ("trajectory", trajectory, (bool,)),
+        ("reference", reference, (bool,)),
+    )
+    for name, value, types in wanted:
+        if not isinstance(value, types):
+            expected = " or ".join("None" if t is type(None) else t.__name__ for t in types)
+            raise TypeError(f"simulate: {name} must be a {expected}, got {type(value).__name__}")
 
 
 def _sample(result: Run, fps: float) -> Trajectory:

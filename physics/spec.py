@@ -77,7 +77,11 @@ class TableSpec:
             if f.type == "str":
                 continue
             value = getattr(self, f.name)
-            if not isinstance(value, (int, float)) or not math.isfinite(value):
+            if (
+                isinstance(value, bool)  # True is an int, but no length or coefficient
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+            ):
                 raise ValueError(f"TableSpec.{f.name} must be a finite number, got {value!r}")
             if value < 0:
                 raise ValueError(f"TableSpec.{f.name} must not be negative, got {value!r}")

@@ -22,6 +22,10 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _type_name(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
 @dataclass(frozen=True, eq=False)
 class TableState:
     """Ball positions (8 x 2, m) and which balls are on the table; immutable and cheap to copy.
@@ -35,7 +39,17 @@ class TableState:
     on_table: np.ndarray = field(default_factory=lambda: np.ones(N_BALLS, dtype=bool))
 
     def __post_init__(self) -> None:
-        pos = np.array(self.positions, dtype=np.float64)
+        if not isinstance(self.spec, TableSpec):
+            raise TypeError(f"TableState.spec: expected a TableSpec, got {_type_name(self.spec)}")
+        for name in ("positions", "on_table"):
+            if getattr(self, name) is None or isinstance(getattr(self, name), str | dict):
+                raise TypeError(
+                    f"TableState.{name}: expected an array, got {_type_name(getattr(self, name))}"
+                )
+        try:
+            pos = np.array(self.positions, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"TableState.positions: not an array of numbers ({error})") from None
         on = np.array(self.on_table, dtype=bool)
         if pos.shape != (N_BALLS, 2):
             raise ValueError(f"TableState.positions must have shape (8, 2), got {pos.shape}")
@@ -106,7 +120,11 @@ class TableState:
 
     @staticmethod
     def _check_id(ball: int) -> None:
-        if not isinstance(ball, (int, np.integer)) or not 0 <= ball < N_BALLS:
+        if (
+            isinstance(ball, bool | np.bool_)  # True is an int, but names no ball
+            or not isinstance(ball, (int, np.integer))
+            or not 0 <= ball < N_BALLS
+        ):
             raise ValueError(f"ball id must be an integer 0-{N_BALLS - 1}, got {ball!r}")
 
     # ---- derived states ---------------------------------------------------------------------
@@ -133,6 +151,10 @@ class TableState:
     @classmethod
     def of(cls, spec: TableSpec, balls: Mapping[int, Sequence[float]]) -> TableState:
         """A state with only ``balls`` (id -> position) on the table; validated like any other."""
+        if not isinstance(balls, Mapping):
+            raise TypeError(
+                f"TableState.of balls: a mapping ball id -> (x, y), got {_type_name(balls)}"
+            )
         pos = np.full((N_BALLS, 2), np.nan)
         on = np.zeros(N_BALLS, dtype=bool)
         for ball, xy in balls.items():
@@ -150,7 +172,9 @@ class TableState:
         centre of row 3 and white 7 stands on the long axis directly behind it. White 1 stands in
         the house at ``cue_xy`` (default: on the long axis, L/8 from the front cushion).
         """
-        spec = spec or TableSpec()
+        spec = TableSpec() if spec is None else spec
+        if not isinstance(spec, TableSpec):
+            raise TypeError(f"TableState.rack spec: a TableSpec or None, got {_type_name(spec)}")
         d = spec.ball_diameter + RACK_GAP
         row = d * math.sqrt(3) / 2
         x0, yc = spec.rear_spot

@@ -1,5 +1,7 @@
 """Time control (section 12, R-clock): limits per round, the extension, over time a foul."""
 
+import math
+
 import pytest
 
 from kinghill.envs.rules import EXTENSION, Frame, ShotClock, apply, judge_overtime
@@ -72,5 +74,32 @@ def test_over_time_is_a_foul_counting_toward_10_5_r_clock() -> None:
 def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="round"):
         ShotClock(round=0)
-    with pytest.raises(ValueError, match="negative"):
+    with pytest.raises(ValueError, match="seconds: a decision's time is finite and 0 or more"):
         ShotClock(round=3).judge_time(Frame.new(), 0, -1.0)
+
+
+@pytest.mark.parametrize(
+    ("player", "seconds", "claim", "message"),
+    [
+        (2, 10.0, None, "player: 0 or 1, got 2"),
+        (True, 10.0, None, "player: 0 or 1, got True"),
+        (0, math.nan, None, "seconds: a decision's time is finite"),
+        (0, math.inf, None, "seconds: a decision's time is finite"),
+        (0, "10", None, "seconds: a number of seconds"),
+        (0, 10.0, -1.0, "claim_extension_at: a decision's time is finite and 0 or more"),
+        (0, 10.0, math.nan, "claim_extension_at: a decision's time is finite"),
+    ],
+)
+def test_impossible_times_are_refused_naming_the_argument(
+    player: int, seconds: float, claim: float | None, message: str
+) -> None:
+    """Issue 10: R-clock judges real decisions; NaN is not quietly over time (12.4)."""
+    with pytest.raises(ValueError, match=message):
+        ShotClock(round=3).judge_time(Frame.new(), player, seconds, claim_extension_at=claim)
+
+
+def test_a_claim_after_the_decision_ended_is_not_granted() -> None:
+    """12.5: the extension is claimed while the decision runs; a later claim extends nothing."""
+    verdict = ShotClock(round=3).judge_time(Frame.new(), 0, 10.0, claim_extension_at=20.0)
+    assert verdict.in_time and not verdict.extension_granted
+    assert verdict.frame.extension_used == (False, False)

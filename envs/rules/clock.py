@@ -7,6 +7,7 @@ before the base time runs out (12.5-12.7); over time is a foul (12.4).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from kinghill.envs.rules.frame import Frame
@@ -81,15 +82,23 @@ class ShotClock:
     ) -> TimeVerdict:
         """Judge ``player``'s decision that took ``seconds``, with an extension claimed at
         ``claim_extension_at`` seconds (or none). Exactly the limit is in time; a claim at or after
-        the base limit, or a second claim in the frame, is not granted (12.5, 12.7, R-clock)."""
-        if seconds < 0:
-            raise ValueError(f"a decision cannot take negative time, got {seconds}")
+        the base limit, after the decision ended, or a second claim in the frame, is not granted
+        (12.5, 12.7, R-clock).
+
+        :raises ValueError: ``player`` is not 0 or 1, or a time is negative, NaN or infinite.
+        """
+        if isinstance(player, bool) or player not in (0, 1):
+            raise ValueError(f"player: 0 or 1, got {player!r}")
+        _check_seconds(seconds, "seconds")
+        if claim_extension_at is not None:
+            _check_seconds(claim_extension_at, "claim_extension_at")
         limit = self.limit
         if limit is None:
             return TimeVerdict(True, None, False, frame)
         granted = (
             claim_extension_at is not None
             and claim_extension_at < limit
+            and claim_extension_at <= seconds
             and not frame.extension_used[player]
         )
         if granted:
@@ -98,3 +107,11 @@ class ShotClock:
             frame = replace(frame, extension_used=(used[0], used[1]))
             limit += EXTENSION
         return TimeVerdict(seconds <= limit, limit, granted, frame)
+
+
+def _check_seconds(value: object, name: str) -> None:
+    """A time in seconds is a finite number >= 0 (NaN would be judged over time, silently)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name}: a number of seconds, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name}: a decision's time is finite and 0 or more, got {value}")
