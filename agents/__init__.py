@@ -15,6 +15,7 @@ from kinghill.agents.registry import (
     NAMES,
     AgentSpecError,
     UnknownAgentError,
+    build_agent,
     check_agent,
     make_agent,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "RandomAgent",
     "SearchAgent",
     "UnknownAgentError",
+    "build_agent",
     "check_agent",
     "make_agent",
 ]

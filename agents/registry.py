@@ -101,30 +101,16 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     :raises AgentSpecError: the module or attribute is missing, the arguments do not fit, the
         class or factory raised, or what it built is not an agent (it has no ``act(view)``).
     """
-    factory, kwargs = _resolve(spec, seed)
-    name = _name(factory)
-    if getattr(factory, "__module__", "").startswith("kinghill.agents."):
-        agent = factory(**kwargs)  # the built-in agents' own errors say what is wrong
-    else:
-        try:
-            agent = factory(**kwargs)
-        except Exception as error:  # user code: any failure is a spec that cannot be built
-            raise AgentSpecError(
-                f"agent {spec!r}: {name}(...) raised {type(error).__name__}: {error}"
-            ) from error
-    if not callable(getattr(agent, "act", None)):
-        raise AgentSpecError(
-            f"agent {spec!r}: {name} returned a {type(agent).__name__}, which is not an agent "
-            "(an agent has a method act(view) -> Action)"
-        )
-    return agent
+    factory, arguments = _resolve(spec)
+    return build_agent(factory, seed, arguments, name=spec)
 
 
 def check_agent(spec: str) -> None:
     """Check that ``spec`` names a class or factory and that its arguments fit, without
     building the agent (for options checked before a long run starts); a ``policy:PATH``
     checkpoint must be there (it is not loaded)."""
-    _resolve(spec, None)
+    factory, arguments = _resolve(spec)
+    _call_arguments(factory, arguments, None, spec)
     target = AgentSpec.parse(spec).target
     if target.startswith("policy:"):
         from kinghill.agents.policy import find_checkpoint
@@ -135,8 +121,39 @@ def check_agent(spec: str) -> None:
             raise AgentSpecError(f"agent {spec!r}: {error}") from None
 
 
-def _resolve(spec: str, seed: int | None) -> tuple[AgentFactory, dict[str, Any]]:
-    """The class or factory ``spec`` names and the keyword arguments to call it with."""
+def build_agent(
+    factory: AgentFactory,
+    seed: int | None = None,
+    arguments: Mapping[str, Any] | None = None,
+    name: str | None = None,
+) -> Agent:
+    """Call an agent class or factory with ``arguments``, and ``seed=`` when it takes a seed,
+    and check that the result is an agent; ``name`` names it in errors.
+
+    :raises AgentSpecError: the arguments do not fit, the factory raised (the built-in agents'
+        own errors pass through), or it returned something without ``act(view)``.
+    """
+    name = name or _name(factory)
+    kwargs = _call_arguments(factory, arguments or {}, seed, name)
+    if getattr(factory, "__module__", "").startswith("kinghill.agents."):
+        agent = factory(**kwargs)  # the built-in agents' own errors say what is wrong
+    else:
+        try:
+            agent = factory(**kwargs)
+        except Exception as error:  # user code: any failure is an agent that cannot be built
+            raise AgentSpecError(
+                f"agent {name!r}: {_name(factory)}(...) raised {type(error).__name__}: {error}"
+            ) from error
+    if not callable(getattr(agent, "act", None)):
+        raise AgentSpecError(
+            f"agent {name!r}: {_name(factory)} returned a {type(agent).__name__}, which is not "
+            "an agent (an agent has a method act(view) -> Action)"
+        )
+    return agent
+
+
+def _resolve(spec: str) -> tuple[AgentFactory, Mapping[str, Any]]:
+    """The class or factory ``spec`` names, and the spec's arguments."""
     parsed = AgentSpec.parse(spec)
     kind, colon, argument = parsed.target.partition(":")
     if kind in BUILT_IN:
@@ -145,22 +162,29 @@ def _resolve(spec: str, seed: int | None) -> tuple[AgentFactory, dict[str, Any]]
         factory = _imported(parsed.target, spec)
     else:
         factory = _entry_point(parsed.target, spec)
-    kwargs = dict(parsed.arguments)
+    return factory, parsed.arguments
+
+
+def _call_arguments(
+    factory: AgentFactory, arguments: Mapping[str, Any], seed: int | None, name: str
+) -> dict[str, Any]:
+    """The keyword arguments to call ``factory`` with: ``arguments``, plus ``seed`` when the
+    factory takes one; checked against its signature."""
+    kwargs = dict(arguments)
     try:
-        signature: inspect.Signature | None = inspect.signature(factory)
+        signature = inspect.signature(factory)
     except (TypeError, ValueError):  # some callables written in C have no signature
-        signature = None
-    if signature is not None:
-        takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
-        if "seed" in signature.parameters or takes_any:
-            kwargs["seed"] = seed
-        try:
-            signature.bind(**kwargs)
-        except TypeError as error:
-            raise AgentSpecError(
-                f"agent {spec!r}: bad arguments for {_name(factory)}{signature}: {error}"
-            ) from None
-    return factory, kwargs
+        return kwargs
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+    if "seed" in signature.parameters or takes_any:
+        kwargs["seed"] = seed
+    try:
+        signature.bind(**kwargs)
+    except TypeError as error:
+        raise AgentSpecError(
+            f"agent {name!r}: bad arguments for {_name(factory)}{signature}: {error}"
+        ) from None
+    return kwargs
 
 
 def _name(factory: AgentFactory) -> str:

@@ -41,6 +41,8 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.play",
     "kinghill.experiments.train",
     "kinghill.experiments.tournament",
+    "kinghill.experiments.replay",
+    "kinghill.experiments.export",
     "kinghill.experiments.bench_physics",
     "kinghill.experiments.bench_env",
     "kinghill.experiments.plot_shots",

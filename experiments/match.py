@@ -10,8 +10,9 @@ charged a foul (``Game.settle``) and the error is counted; the frame goes on.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from kinghill.agents import make_agent
 from kinghill.envs import Agent, Decided, Game
 from kinghill.envs.decisions import ask
 from kinghill.envs.rules import ShotClock
+from kinghill.experiments.records import FrameRecorder, write_frame
 from kinghill.experiments.tournament import FrameRecord, MatchOptions
 from kinghill.physics import NoiseModel
 
@@ -96,18 +98,39 @@ class _Tally:
         return player
 
 
-def play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+def play_frame(
+    agent_a: str,
+    agent_b: str,
+    seed: int,
+    options: MatchOptions,
+    *,
+    build: Callable[[str, int], Agent] | None = None,
+    record: Path | None = None,
+    frame_index: int = 0,
+) -> FrameRecord:
     """Play one frame: ``agent_a`` in seat 0 breaks; deterministic given ``seed`` (agents and the
-    table's noise are seeded from it) unless an agent decides by wall time."""
+    table's noise are seeded from it) unless an agent decides by wall time.
+
+    :param build: makes an agent from its name and seed (default: :func:`make_agent`, specs).
+    :param record: a folder to write the frame's shot record in (:mod:`records`), or None.
+    :param frame_index: the frame's index, naming its record.
+    """
     game_seed, seed_a, seed_b = seeds(seed)
-    agents = (make_agent(agent_a, seed_a), make_agent(agent_b, seed_b))
+    build = build or make_agent
+    agents = (build(agent_a, seed_a), build(agent_b, seed_b))
     game = new_game(options)
     game.reset(seed=game_seed, breaker=0)
     start = time.perf_counter()
     tally, shooter = _Tally.zero(), None
+    recorder = FrameRecorder(frame_index, seed, (agent_a, agent_b), options)
+    before = game.view()
     for decided in play_out(game, agents):
         shooter = tally.add(decided, shooter)
+        recorder.add(before, decided)
+        before = game.view()
     frame = game.frame
+    if record is not None:
+        write_frame(record, recorder.finish(game.state, frame))
     return FrameRecord(
         agents=(agent_a, agent_b),
         seed=seed,

@@ -22,12 +22,14 @@ from kinghill.experiments.cli import (
     UsageError,
     agent_name,
     bounded_int,
+    output_dir,
     output_file,
     positive_float,
     seed,
 )
 from kinghill.experiments.human import HUMAN, HumanSeat
 from kinghill.experiments.match import new_game, play_out, seeds
+from kinghill.experiments.records import FrameRecorder, write_frame
 from kinghill.experiments.tournament import MatchOptions
 
 REPLAY_FPS = 25.0
@@ -67,7 +69,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--out", type=output_file(*FORMATS), metavar="FILE", help="replay file, .gif or .mp4"
     )
+    parser.add_argument(
+        "--record",
+        type=output_dir,
+        metavar="DIR",
+        help="keep every decision (position, action, shot as played, events, ruling, time) in "
+        "DIR/records/000000.json.gz, for kinghill replay and kinghill export",
+    )
     MatchOptions.add_arguments(parser)
+    add_replay_arguments(parser)
+    return parser
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--width``, ``--fps`` and ``--speed`` options of a command that writes replays."""
     parser.add_argument(
         "--width",
         type=bounded_int(MIN_WIDTH_PX, MAX_WIDTH_PX),
@@ -91,7 +106,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="X",
         help="playback speed: 2 plays the shots twice as fast, 0.5 in slow motion (default: 1)",
     )
-    return parser
 
 
 def seat_name(text: str) -> str:
@@ -175,18 +189,22 @@ def run(args: argparse.Namespace) -> int:
     game = new_game(options, trajectory_fps=sampling if animated else None)
     game.reset(seed=game_seed, breaker=0)
     shots: list[ReplayShot] = []
-    before = game.frame
+    recorder = FrameRecorder(0, args.seed, names, options)
+    before = game.view()
     for decided in play_out(game, agents):  # a closed window interrupts, as Ctrl-C does
         print(describe(decided, names), flush=True)
+        recorder.add(before, decided)
         if human is not None:
-            human.watch(decided.turn, before, game.state)
-        shot = replay_shot(decided.turn, before, names) if args.out is not None else None
+            human.watch(decided.turn, before.frame, game.state)
+        shot = replay_shot(decided.turn, before.frame, names) if args.out is not None else None
         if shot is not None:
             shots.append(shot)
-        before = game.frame
+        before = game.view()
     if human is not None:
         human.close()
     print(game.frame.result)
+    if args.record is not None:
+        print(f"record: {write_frame(args.record, recorder.finish(game.state, game.frame))}")
     if args.out is not None:
         if not shots:
             raise CommandError("no shot was played, no replay written", "--out")

@@ -6,7 +6,8 @@ Truncated frames are draws worth half a point to each agent (see ``stats``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,117 @@ from kinghill.experiments.stats import (
 
 if TYPE_CHECKING:
     from kinghill.experiments.tournament import FrameRecord, TournamentConfig
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One agent's results against another: frames won, lost and drawn (truncated), and its
+    score (draws half) with a Wilson 95% interval."""
+
+    wins: int
+    losses: int
+    draws: int
+    win_rate: Interval
+
+
+@dataclass(frozen=True)
+class AgentStats:
+    """One agent's numbers over all its frames (README: what the report's numbers mean).
+
+    :param rating: Bradley-Terry rating on the Elo scale with its 95% interval (None before any
+        frame was played).
+    :param counts: per-seat counts summed over its frames (:data:`SEAT_COUNTS`: fouls, visits,
+        whites potted, colour attempts and pots, time fouls, errors).
+    """
+
+    name: str
+    frames: int
+    points: float
+    score: Interval
+    rating: Interval | None
+    sequential_elo: float
+    shots_per_frame: float | None
+    fouls_per_frame: float | None
+    legal_pots_per_visit: float | None
+    colour_pot_success: Interval | None
+    counts: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A tournament's results as Python objects; ``data`` is the same as ``report.json``.
+
+    ``agents`` keeps the tournament's order; :meth:`ranking` sorts by rating.
+    ``win_rates[a][b]`` is ``a`` against ``b``. ``frames`` holds every frame's record.
+    """
+
+    agents: Mapping[str, AgentStats]
+    win_rates: Mapping[str, Mapping[str, Pairing]]
+    frames_played: int
+    frames_scheduled: int
+    truncated_frames: int
+    breaker_wins: Interval
+    wall_time_per_frame: float | None
+    frames: tuple[FrameRecord, ...]
+    data: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, data: dict[str, Any], frames: Sequence[FrameRecord] = ()) -> Report:
+        """The typed form of a report built by :func:`build_report` (or read from
+        ``report.json``), with the frames it was built from."""
+        agents = {
+            name: AgentStats(
+                name=name,
+                frames=a["frames"],
+                points=a["points"],
+                score=_from_interval(a["score"]),
+                rating=_maybe_interval(a["bradley_terry_elo"]),
+                sequential_elo=a["sequential_elo"],
+                shots_per_frame=a["shots_per_frame"],
+                fouls_per_frame=a["fouls_per_frame"],
+                legal_pots_per_visit=a["legal_pots_per_visit"],
+                colour_pot_success=_maybe_interval(a["colour_pot_success"]),
+                counts={key: a[key] for key in SEAT_COUNTS},
+            )
+            for name, a in data["agents"].items()
+        }
+        win_rates = {
+            row: {
+                col: Pairing(p["wins"], p["losses"], p["draws"], _from_interval(p["win_rate"]))
+                for col, p in cols.items()
+            }
+            for row, cols in data["win_rates"].items()
+        }
+        return cls(
+            agents=agents,
+            win_rates=win_rates,
+            frames_played=data["frames_played"],
+            frames_scheduled=data["frames_scheduled"],
+            truncated_frames=data["truncated_frames"],
+            breaker_wins=_from_interval(data["breaker_wins"]),
+            wall_time_per_frame=data["wall_time_per_frame"],
+            frames=tuple(frames),
+            data=data,
+        )
+
+    def ranking(self) -> list[AgentStats]:
+        """The agents, best rated first (unrated ones last, in the tournament's order)."""
+        rated = [a for a in self.agents.values() if a.rating is not None]
+        rated.sort(key=lambda a: -a.rating.estimate)  # type: ignore[union-attr]
+        return rated + [a for a in self.agents.values() if a.rating is None]
+
+    def markdown(self) -> str:
+        """The report as ``report.md`` holds it."""
+        return render_markdown(dict(self.data))
+
+
+def _from_interval(value: dict[str, float]) -> Interval:
+    return Interval(value["estimate"], value["low"], value["high"])
+
+
+def _maybe_interval(value: dict[str, float] | None) -> Interval | None:
+    return None if value is None else _from_interval(value)
+
 
 SEAT_COUNTS = (
     "fouls",
@@ -238,10 +350,20 @@ def write_report(
     out: Path, config: TournamentConfig, records: Sequence[FrameRecord], samples: int = 1000
 ) -> str:
     """Write ``report.json``, ``report.md`` and ``ratings.png`` in ``out``; return a summary."""
-    report = build_report(config, records, samples=samples, seed=config.seed)
+    return save_report(out, build_report(config, records, samples=samples, seed=config.seed))
+
+
+def save_report(out: Path, report: dict[str, Any]) -> str:
+    """Write a report built by :func:`build_report` to ``out`` (``report.json``, ``report.md``,
+    ``ratings.png``); return its ratings table and where the files are."""
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     markdown = render_markdown(report)
     (out / "report.md").write_text(markdown)
     plot_ratings(report, out / "ratings.png")
+    return summary(markdown, out)
+
+
+def summary(markdown: str, out: Path) -> str:
+    """The ratings table of a rendered report and where its files are, for the terminal."""
     ratings = markdown.split("## Ratings")[1].split("## Win rates")[0].strip()
     return f"{ratings}\n\nReport: {out / 'report.md'}, {out / 'report.json'}, {out / 'ratings.png'}"

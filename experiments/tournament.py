@@ -548,6 +548,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="posterior draws for the rating intervals (default: 1000)",
     )
     parser.add_argument(
+        "--record",
+        action="store_true",
+        help="keep every decision of every frame (position, action, shot as played, events, "
+        "ruling, time) in DIR/records/, for kinghill replay and kinghill export",
+    )
+    parser.add_argument(
         "--report-only",
         action="store_true",
         help="play nothing: re-render the report from DIR/frames.jsonl",
@@ -565,13 +571,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run (or resume) the tournament, then write its report."""
+    """Run (or resume) the tournament, a round robin or a knockout, then print its summary."""
     from kinghill.experiments import knockout_cli
 
     try:
         if knockout_cli.is_knockout(args) and args.report_only:
             summary = knockout_cli.report_only(args.out)
         elif knockout_cli.is_knockout(args):
+            if args.record:
+                raise TournamentError("keeps the records of round robins only", "--record")
             config = knockout_cli.config_from_args(args)
             player, runner = _start(args)
             with _sigterm_as_interrupt():
@@ -595,22 +603,40 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _round_robin(args: argparse.Namespace) -> str:
-    """Run (or resume, or with ``--report-only`` only read) the round robin; write its report
-    and return the summary to print."""
-    from kinghill.experiments.report import write_report
+    """Run (or resume) the round robin through :func:`~kinghill.experiments.evaluate`, or with
+    ``--report-only`` only redraw its report; return the summary to print."""
+    from kinghill.agents import AgentSpecError
+    from kinghill.experiments.report import summary, write_report
+    from kinghill.experiments.round_robin import evaluate
 
-    log = FrameLog(args.out)
     if args.report_only:
+        log = FrameLog(args.out)
         config = log.load_config()
         records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
-    else:
-        options = MatchOptions.from_args(args)
-        frames = DEFAULT_FRAMES if args.frames is None else args.frames
-        config = TournamentConfig(tuple(args.agents), frames, args.seed, options)
-        player, runner = _start(args)
+        return write_report(args.out, config, records, samples=args.rating_samples)
+    custom = None if args.player == DEFAULT_PLAYER else load_frame_player(args.player)
+    if args.record and custom is not None:
+        raise TournamentError("needs the built-in frame player (leave out --player)", "--record")
+    try:
         with _sigterm_as_interrupt():
-            records = run_tournament(config, args.out, player, runner)
-    return write_report(args.out, config, records, samples=args.rating_samples)
+            report = evaluate(
+                args.agents,
+                DEFAULT_FRAMES if args.frames is None else args.frames,
+                jobs=args.jobs,
+                seed=args.seed,
+                noise=args.noise,
+                round=args.round,
+                max_shots=args.max_shots,
+                out=args.out,
+                record=args.record,
+                rating_samples=args.rating_samples,
+                progress=None,
+                runner=_runner(args),
+                player=custom,
+            )
+    except AgentSpecError as error:
+        raise TournamentError(str(error), "--agents") from None
+    return summary(report.markdown(), args.out)
 
 
 def _start(args: argparse.Namespace) -> tuple[FramePlayer, FrameRunner]:

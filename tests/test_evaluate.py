@@ -1,0 +1,79 @@
+"""``kinghill.experiments.evaluate``: specs, agent objects and factories; the same frames as the
+command line; worker processes; the report as Python objects."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kinghill.agents import AgentSpecError, HeuristicAgent, RandomAgent
+from kinghill.experiments import cli, evaluate
+from kinghill.experiments.report import Report
+from kinghill.experiments.stats import Interval
+from kinghill.experiments.tournament import FRAMES_FILE, FrameRecord
+
+SHORT = {"frames": 2, "max_shots": 10, "rating_samples": 100}
+
+
+def results(frames: tuple[FrameRecord, ...]) -> list[tuple[object, ...]]:
+    """What a frame's result is made of, without its timings."""
+    return [(r.frame, r.agents, r.seed, r.winner, r.shots, r.fouls, r.visits) for r in frames]
+
+
+def careful(seed: int | None = None) -> HeuristicAgent:
+    """A module-level factory (worker processes import it by name)."""
+    return HeuristicAgent(seed)
+
+
+def test_evaluate_returns_the_report_as_objects(tmp_path: Path) -> None:
+    report = evaluate(["heuristic", "random"], **SHORT, out=tmp_path)
+    assert isinstance(report, Report) and report.frames_played == report.frames_scheduled == 2
+    heuristic = report.agents["heuristic"]
+    assert heuristic.frames == 2 and isinstance(heuristic.rating, Interval)
+    assert heuristic.rating.low <= heuristic.rating.estimate <= heuristic.rating.high
+    pairing = report.win_rates["heuristic"]["random"]
+    assert pairing.wins + pairing.losses + pairing.draws == 2
+    assert pairing.win_rate.estimate == (pairing.wins + pairing.draws / 2) / 2
+    assert set(heuristic.counts) >= {"fouls", "visits", "errors"}
+    assert [a.name for a in report.ranking()][0] == max(
+        report.agents,
+        key=lambda n: report.agents[n].rating.estimate,  # type: ignore[union-attr]
+    )
+    stored = json.loads((tmp_path / "report.json").read_text())
+    assert Report.of(stored).agents == report.agents
+    assert "## Ratings" in report.markdown()
+
+
+def test_evaluate_plays_the_frames_the_command_line_plays(tmp_path: Path) -> None:
+    argv = ["tournament", "--agents", "heuristic", "random", "--frames", "2", "--max-shots", "10"]
+    assert cli.main([*argv, "--jobs", "1", "--out", str(tmp_path)]) == 0
+    logged = [FrameRecord.from_json(line) for line in (tmp_path / FRAMES_FILE).open()]
+    report = evaluate(["heuristic", "random"], **SHORT)
+    assert results(report.frames) == results(tuple(logged))
+
+
+def test_objects_and_factories_play_as_their_specs() -> None:
+    """An agent object is copied and re-seeded per frame, a factory called with the seed: both
+    play exactly as the spec of the same agent."""
+    by_spec = evaluate(["heuristic", "random"], **SHORT)
+    by_object = evaluate({"heuristic": HeuristicAgent(), "random": RandomAgent}, **SHORT)
+    assert results(by_object.frames) == results(by_spec.frames)
+    named = evaluate([careful, HeuristicAgent(), HeuristicAgent()], **SHORT)
+    assert list(named.agents) == ["careful", "HeuristicAgent", "HeuristicAgent#2"]
+
+
+def test_worker_processes_play_the_same_frames() -> None:
+    serial = evaluate([careful, "random"], **SHORT)
+    parallel = evaluate([careful, "random"], **SHORT, jobs=2)
+    assert results(parallel.frames) == results(serial.frames)
+
+
+def test_agents_that_cannot_be_played_are_refused_before_play(tmp_path: Path) -> None:
+    with pytest.raises(AgentSpecError, match="cannot be sent to worker processes"):
+        evaluate([lambda seed=None: HeuristicAgent(seed), "random"], **SHORT, jobs=2)
+    with pytest.raises(AgentSpecError, match="unknown agent 'heuristix'"):
+        evaluate(["heuristix", "random"], **SHORT)
+    with pytest.raises(AgentSpecError, match="not an agent"):
+        evaluate([3, "random"], **SHORT)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="record=True needs out="):
+        evaluate(["heuristic", "random"], **SHORT, record=True)
