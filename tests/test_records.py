@@ -185,4 +185,4 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
     assert "no shot records" in capsys.readouterr().err
     custom = ["--player", "kinghill.experiments.match:new_game", "--record"]
     assert cli.main([*argv, *custom, "--out", str(tmp_path / "c")]) == 2
-    assert "--record needs the built-in frame player" in capsys.readouterr().err
+    assert "--record: needs the built-in frame player" in capsys.readouterr().err
