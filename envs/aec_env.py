@@ -1,4 +1,10 @@
-"""King of the Hill as a PettingZoo AEC environment for two learning players."""
+"""King of the Hill as a PettingZoo AEC environment for two learning players.
+
+``env()`` builds it wrapped in PettingZoo's safety wrappers. ``pettingzoo.make("aec",
+"kinghill/KingOfTheHill-v0")`` works once ``kinghill.envs`` is imported (importing this module
+does it): the package registers the id, and PettingZoo has no plugin mechanism that would
+import it on demand.
+"""
 
 from __future__ import annotations
 

@@ -283,6 +283,38 @@ def observation_space() -> spaces.Dict:
     )
 
 
+FLAT_OBSERVATION_DOC = """\
+| indices | key | what each index holds |
+|---|---|---|
+| 0-7 | `action_mask` | index k: 1 if ball k may be the cue ball now |
+| 8-23 | `balls` | index 8 + 2k: ball k's x/L; 9 + 2k: its y/W (ball 0 the coloured ball) |
+| 24-31 | `credited` (me) | one-hot: index 24 + n is 1 when I have n whites credited |
+| 32-39 | `credited` (opponent) | one-hot, the same for the opponent |
+| 40-43 | `decision` | one-hot: 40 break, 41 shot, 42 the 10.4 choice, 43 frame over |
+| 44-45 | `extension` | 44: my 15 s extension still available; 45: the opponent's |
+| 46-48 | `fouls` (me) | one-hot: index 46 + n is 1 after n fouls (n = 0, 1, 2) |
+| 49-51 | `fouls` (opponent) | one-hot, the same for the opponent |
+| 52-59 | `on_table` | index 52 + k: 1 if ball k is on the table |
+| 60-67 | `required` (me) | one-hot: index 60 + n is 1 when I need n whites |
+| 68-75 | `required` (opponent) | one-hot, the same for the opponent |
+| 76 | `shots` | shots played / shot limit |
+"""
+"""Which index of ``FlattenObservation``'s ``Box(77)`` holds what: Gymnasium flattens the
+``Dict`` key by key in alphabetical order, ``Box`` entries row by row, ``Discrete`` and each
+``MultiDiscrete`` entry one-hot, ``MultiBinary`` as it is (see :func:`flat_observation_index`)."""
+
+
+def flat_observation_index() -> dict[str, slice]:
+    """Each observation key's slice of the flattened observation (``FlattenObservation``),
+    computed from the space as Gymnasium flattens it: ``flat[index["balls"]].reshape(8, 2)``."""
+    index, start = {}, 0
+    for key, space in observation_space().spaces.items():  # a Dict keeps its keys sorted
+        size = spaces.flatdim(space)
+        index[key] = slice(start, start + size)
+        start += size
+    return index
+
+
 def cue_ball_mask(view: FrameView) -> np.ndarray:
     """Which balls may be the cue ball now (int8, one per ball)."""
     if view.frame.decision is Decision.BREAK:

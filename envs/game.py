@@ -86,7 +86,9 @@ class Game:
     """A frame on a table: positions, frame state, execution noise and the clock.
 
     :param spec: the table (default :class:`TableSpec`).
-    :param noise: execution noise applied to every shot, or None for exact shots.
+    :param noise: execution noise applied to every shot, or None (the default) for exact shots.
+        The envs, ``kinghill play`` and tournaments default to ``NoiseModel()`` instead: pass
+        it here to play as they do.
     :param required: whites required per player (R-handicap).
     :param shot_limit: shots after which the frame is truncated (R-truncate).
     :param clock: section-12 time control, or None for none.

@@ -13,6 +13,7 @@ from kinghill.envs.actions import Action, ChoiceAction, ShotAction
 from kinghill.envs.decisions import ask
 from kinghill.envs.encoding import (
     ACTION_DOC,
+    FLAT_OBSERVATION_DOC,
     OBSERVATION_DOC,
     action_space,
     cue_ball_mask,
@@ -57,6 +58,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     A ``Dict`` from the learner's view (wrap with ``gymnasium.wrappers.FlattenObservation`` for
     one flat ``Box``: the keys in alphabetical order, discrete entries one-hot).
 {OBSERVATION_DOC}
+    Flattened (``FlattenObservation``, as ``make_sb3_env`` does; slices by key from
+    :func:`~kinghill.envs.encoding.flat_observation_index`):
+{FLAT_OBSERVATION_DOC}
     ## Rewards
     :class:`RewardWeights` (defaults): +0.1 for each white legally credited to the learner,
     -0.3 for each learner foul (time fouls included), +1 for a won frame, -1 for a lost one

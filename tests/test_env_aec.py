@@ -23,6 +23,19 @@ def test_registered_for_pettingzoo_make() -> None:
     assert made.agent_selection in ("player_0", "player_1")
 
 
+def test_pettingzoo_make_needs_kinghill_envs_imported_as_documented() -> None:
+    """README and the module say so: PettingZoo cannot import the package on demand. Should it
+    ever work without the import, this fails and the documentation is to be updated."""
+    import subprocess
+    import sys
+
+    make = "import pettingzoo; pettingzoo.make('aec', 'kinghill/KingOfTheHill-v0')"
+    bare = subprocess.run([sys.executable, "-c", make], capture_output=True, text=True)
+    assert bare.returncode != 0 and "not found in registry" in bare.stderr
+    imported = subprocess.run([sys.executable, "-c", "import kinghill.envs; " + make])
+    assert imported.returncode == 0
+
+
 def test_mask_only_for_the_player_to_move() -> None:
     e = raw_env(noise=False)
     e.reset(seed=2)
