@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from kinghill.experiments.cli import output_file, positive_int, seed
+from kinghill.experiments.cli import UsageError, output_file, positive_int, seed
 from kinghill.physics import Shot, TableSpec, TableState, simulate
 
 DEFAULT_SUITE = Path(__file__).resolve().parent.parent.parent / "shared/bench/peer/suite.json"
@@ -213,6 +213,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.suite.exists():  # an absent suite is skipped; one that is there must be readable
+        try:
+            peer_cases(args.suite)
+        except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
+            reason = f"{type(error).__name__}: {error}"
+            message = f"{args.suite} is not a peer-bench-suite/1 file ({reason})"
+            raise UsageError(message, "--suite") from None
     r = benchmark(args.shots, args.breaks, args.reference_shots, args.seed, args.suite)
 
     def line(name: str, s: dict) -> None:

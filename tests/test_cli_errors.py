@@ -121,6 +121,19 @@ def test_an_unknown_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> N
     )
 
 
+@pytest.mark.parametrize("suite", ["{not json", '{"table": 1}', "folder"])
+def test_a_broken_peer_suite_is_refused_before_the_benchmark(
+    suite: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "suite.json"
+    if suite == "folder":
+        path.mkdir()
+    else:
+        path.write_text(suite)
+    line = usage_error(["bench-physics", "--suite", str(path)], capsys)
+    assert f"--suite: {path} is not a peer-bench-suite/1 file" in line
+
+
 @pytest.mark.parametrize("where", ["under_file", "is_file"])
 def test_an_out_that_cannot_be_a_folder_is_refused(
     where: str, regular_file: Path, capsys: pytest.CaptureFixture[str]
