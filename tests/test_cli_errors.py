@@ -57,7 +57,7 @@ BAD_VALUES = [
     (["tournament", "--agents", "random", "search:-1s"], "--agents: search:N needs a positive"),
     (
         ["tournament", "--agents", "random", "policy:/nonexistent.zip"],
-        "--agents: no policy checkpoint at /nonexistent.zip",
+        "--agents: agent 'policy:/nonexistent.zip': no policy checkpoint at /nonexistent.zip",
     ),
     (["tournament", "--seed", "-1"], "--seed: a seed is 0 or more (got -1)"),
     (["tournament", "--jobs", "0"], "--jobs: must be at least 1 (got 0)"),
