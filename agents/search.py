@@ -230,7 +230,7 @@ class SearchAgent:
             for variant in _variants(pot_action(pot)):
                 found.append(self._calibrated(view.state, variant, pot))
         found.extend(pot_action(c) for c in self._kicks(view)[:KICK_CANDIDATES])
-        for safety in safety_actions(view)[:SAFETY_CANDIDATES]:
+        for safety in safety_actions(view, SAFETY_CANDIDATES):
             for factor in (1.0, 1.5):
                 speed = min(safety.shot.speed * factor, MAX_SPEED)
                 found.append(replace(safety, shot=replace(safety.shot, speed=speed)))

@@ -105,13 +105,7 @@ def approach_angle(target: Point, axis: Point, start: Point) -> float:
     return math.acos(max(-1.0, min(1.0, (dx * axis[0] + dy * axis[1]) / d)))
 
 
-def clear_path(state: TableState, start: Point, end: Point, ignore: Iterable[int] = ()) -> bool:
-    """Whether a ball can roll from ``start`` to ``end``: no other ball's centre within 2R of
-    the segment (balls in ``ignore`` excepted)."""
-    return _clear(_centres(state), 2 * state.spec.radius, start, end, tuple(ignore))
-
-
-def _centres(state: TableState) -> dict[int, Point]:
+def ball_centres(state: TableState) -> dict[int, Point]:
     """The centres of the balls on the table, as plain floats (fast to read)."""
     return {
         int(b): (float(x), float(y))
@@ -120,9 +114,11 @@ def _centres(state: TableState) -> dict[int, Point]:
     }
 
 
-def _clear(
+def segment_clear(
     centres: dict[int, Point], diameter: float, start: Point, end: Point, ignore: tuple[int, ...]
 ) -> bool:
+    """Whether no ball of ``centres`` (``ignore`` excepted) lies within ``diameter`` of the
+    segment from ``start`` to ``end``."""
     sx, sy = start
     dx, dy = end[0] - sx, end[1] - sy
     length2 = dx * dx + dy * dy
@@ -186,7 +182,8 @@ def _clear_route(
     centres: dict[int, Point], diameter: float, points: Sequence[Point], ignore: tuple[int, ...]
 ) -> bool:
     return all(
-        _clear(centres, diameter, p, q, ignore) for p, q in zip(points, points[1:], strict=False)
+        segment_clear(centres, diameter, p, q, ignore)
+        for p, q in zip(points, points[1:], strict=False)
     )
 
 
@@ -216,24 +213,6 @@ def _on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
     if cushion in (Cushion.LEFT_FRONT, Cushion.RIGHT_FRONT):
         return margin < x < half - margin
     return half + margin < x < spec.length - margin
-
-
-def pot(
-    state: TableState,
-    cue_ball: int,
-    object_ball: int,
-    pocket: Pocket,
-    double: Cushion | None = None,
-    abricol: Cushion | None = None,
-    noise: NoiseModel = DEFAULT_NOISE,
-) -> PotCandidate | None:
-    """The candidate for this pot, or None when it cannot be played (a line blocked, the cut too
-    thin, a cushion point off its segment, the pocket closed from that side)."""
-    centres = _centres(state)
-    route = _object_route(state.spec, centres, object_ball, pocket, double)
-    if route is None:
-        return None
-    return _pot(state.spec, centres, cue_ball, route, abricol, noise)
 
 
 @dataclass(frozen=True)
@@ -273,6 +252,7 @@ def _blockers(
 
 def _object_route(
     spec: TableSpec,
+    aims: dict[Pocket, tuple[Point, Point]],
     centres: dict[int, Point],
     object_ball: int,
     pocket: Pocket,
@@ -281,7 +261,7 @@ def _object_route(
     """The object ball's route into ``pocket`` (straight or off ``double``), or None when the
     pocket is closed from there or more than one ball blocks the way."""
     obj = centres[object_ball]
-    target, axis = pocket_aims(spec)[pocket]
+    target, axis = aims[pocket]
     points: tuple[Point, ...] = (obj, target)
     if double is not None:
         if double in pocket.adjacent_cushions:
@@ -311,8 +291,8 @@ def _pot(
     noise: NoiseModel,
 ) -> PotCandidate | None:
     """The pot of ``route`` by ``cue_ball`` (off ``abricol`` first), or None."""
-    if route.blockers - {cue_ball}:
-        return None
+    if route.blockers and cue_ball not in route.blockers:
+        return None  # the one ball in the object ball's way is not the cue ball
     cue, obj, ghost = centres[cue_ball], route.points[0], route.ghost
     cue_points: tuple[Point, ...] = (cue, ghost)
     if abricol is not None:
@@ -365,21 +345,23 @@ def pots(
 
     The object ball's route to each pocket is worked out once and shared by all cue balls."""
     spec = state.spec
-    centres = _centres(state)
+    centres = ball_centres(state)
     cues = [b for b in cue_balls if b in centres]
     ways: list[Cushion | None] = [None, *Cushion] if doubles else [None]
+    kicks: list[Cushion | None] = [None, *Cushion]
+    aims = pocket_aims(spec)
     found: list[tuple[tuple[float, int, int, int, int], PotCandidate]] = []
     for j, object_ball in enumerate(b for b in object_balls if b in centres):
         for pocket in Pocket:
             for double in ways:
-                route = _object_route(spec, centres, object_ball, pocket, double)
+                route = _object_route(spec, aims, centres, object_ball, pocket, double)
                 if route is None:
                     continue
                 for i, cue_ball in enumerate(cues):
                     if cue_ball == object_ball:
                         continue
                     kick = abricols and double is None and cue_ball != COLOURED
-                    for abricol in [None, *Cushion] if kick else [None]:
+                    for abricol in kicks if kick else ways[:1]:
                         candidate = _pot(spec, centres, cue_ball, route, abricol, noise)
                         if candidate is not None:
                             way = (

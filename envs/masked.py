@@ -193,7 +193,7 @@ def shot_menu(view: FrameView) -> Menu:
         features[[HAND_BACK, PLAY_ON], 0] = 1.0
         features[[HAND_BACK, PLAY_ON], 5] = 1.0
         return Menu(decision, tuple(shots), tuple(slot_pots), features, threat)
-    safeties = safety_actions(view)[:SAFETY_SLOTS] or [fallback_action(view)]
+    safeties = safety_actions(view, SAFETY_SLOTS) or [fallback_action(view)]
     for k, safety in enumerate(safeties):
         slot = POT_SLOTS + k
         shots[slot] = safety

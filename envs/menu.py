@@ -13,7 +13,13 @@ import math
 
 from kinghill.envs.actions import FrameView, ShotAction
 from kinghill.envs.aim import angle_to
-from kinghill.envs.candidates import PotCandidate, clear_path, pots, rolling_speed_needed
+from kinghill.envs.candidates import (
+    PotCandidate,
+    ball_centres,
+    pots,
+    rolling_speed_needed,
+    segment_clear,
+)
 from kinghill.envs.rules import Call, ShotKind
 from kinghill.physics import BREAK_BALL, COLOURED, WHITES, Shot, TableState
 from kinghill.physics.geometry import TableGeometry
@@ -104,12 +110,10 @@ def _rail_distance(state: TableState, start: tuple[float, float], phi: float) ->
 
 
 def _runs_to_pocket(
-    state: TableState, start: tuple[float, float], end: tuple[float, float]
+    mouths: list[tuple[float, float]], start: tuple[float, float], end: tuple[float, float]
 ) -> bool:
     """Whether a ball rolling from ``start`` to ``end`` passes near a pocket's mouth."""
-    geometry = TableGeometry.from_spec(state.spec)
-    for shape in geometry.pockets.values():
-        px, py = shape.mouth_centre
+    for px, py in mouths:
         sx, sy = start
         dx, dy = end[0] - sx, end[1] - sy
         length2 = dx * dx + dy * dy or 1e-12
@@ -119,33 +123,35 @@ def _runs_to_pocket(
     return False
 
 
-def safety_actions(view: FrameView) -> list[ShotAction]:
+def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction]:
     """Soft full-ball hits that send a white object ball to a cushion (R-fouls (a), (b)),
-    softest first; the object ball's path must not run at a pocket, so nothing drops."""
+    softest first (the first ``limit`` of them when given); the object ball's path must not run
+    at a pocket, so nothing drops."""
     state = view.state
-    on = state.balls_on_table()
-    whites = [b for b in on if b != COLOURED]
-    found: list[tuple[float, ShotAction]] = []
+    centres = ball_centres(state)
+    mouths = [shape.mouth_centre for shape in TableGeometry.from_spec(state.spec).pockets.values()]
+    diameter = state.spec.ball_diameter
+    whites = [b for b in centres if b != COLOURED]
+    found: list[tuple[float, int, float, float]] = []
     for cue_ball in whites:
-        cue = state.xy(cue_ball)
-        for object_ball in on:
+        cue = centres[cue_ball]
+        for object_ball, obj in centres.items():
             if object_ball == cue_ball:
                 continue
-            obj = state.xy(object_ball)
-            if not clear_path(state, cue, obj, (cue_ball, object_ball)):
+            if not segment_clear(centres, diameter, cue, obj, (cue_ball, object_ball)):
                 continue
             phi = angle_to(cue, obj)
             to_rail = _rail_distance(state, obj, phi)
             end = (obj[0] + to_rail * math.cos(phi), obj[1] + to_rail * math.sin(phi))
-            if _runs_to_pocket(state, obj, end):
+            if _runs_to_pocket(mouths, obj, end):
                 continue
-            cue_path = max(0.0, math.dist(cue, obj) - 2 * state.spec.radius)
+            cue_path = max(0.0, math.dist(cue, obj) - diameter)
             object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL)
             speed = rolling_speed_needed(cue_path, object_start / 0.975)
             cost = speed + (1.0 if object_ball == COLOURED else 0.0)
-            found.append((cost, ShotAction(Shot(cue_ball, phi, min(speed, 4.0)))))
+            found.append((cost, cue_ball, phi, min(speed, 4.0)))
     found.sort(key=lambda item: item[0])
-    return [action for _, action in found]
+    return [ShotAction(Shot(c, phi, speed)) for _, c, phi, speed in found[:limit]]
 
 
 def fallback_action(view: FrameView) -> ShotAction:

@@ -1,5 +1,6 @@
 """Benchmark of the environment's overhead: env steps/s against raw ``simulate`` on the very
-shots the env played, and steps/s of vector envs with 1 and 2 worker processes.
+shots the env played, the masked env for MaskablePPO (:mod:`kinghill.envs.masked`) beside the
+plain one, and steps/s of vector envs with 1 and 2 worker processes.
 
 Ratios within one run are what count (absolute numbers drift between machines).
 """
@@ -14,12 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 import kinghill.envs  # noqa: F401  (registers the env)
 import kinghill.envs.game as game_module
+import kinghill.envs.masked as masked_module
 from kinghill.envs.actions import Action, FrameView
 from kinghill.envs.encoding import action_space, decode_action
 from kinghill.envs.gym_env import KingOfTheHillEnv
+from kinghill.envs.masked import shot_menu
 from kinghill.experiments.cli import output_file, positive_int, seed
 from kinghill.physics import ShotResult, TableState, simulate
 
@@ -72,6 +76,61 @@ def _play(steps: int, seed: int) -> _Run:
     return run
 
 
+@dataclass
+class _MaskedRun:
+    """One timed run of the masked env: wall time, steps, time building the shot menus and
+    time inside ``simulate``."""
+
+    seconds: float
+    steps: int
+    menu_seconds: float
+    simulate_seconds: float
+
+
+def _play_masked(steps: int, seed: int) -> _MaskedRun:
+    """Time ``steps`` steps of the masked env: the learner picks a uniformly drawn offered slot
+    and speed/spin level (drawn before the clock starts, as indices into what is offered), the
+    opponent plays pre-sampled points of the plain action space, as in :func:`_play`."""
+    space = action_space()
+    space.seed(seed)
+    points = iter([space.sample() for _ in range(4 * steps)])
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, 1 << 30, size=(steps, 3))
+    run = _MaskedRun(0.0, steps, 0.0, 0.0)
+
+    def opponent(view: FrameView) -> Action:
+        return decode_action(next(points), view)
+
+    def timed_simulate(state: TableState, *args: Any, **kwargs: Any) -> ShotResult:
+        start = time.perf_counter()
+        result = simulate(state, *args, **kwargs)
+        run.simulate_seconds += time.perf_counter() - start
+        return result
+
+    def timed_menu(view: FrameView) -> masked_module.Menu:
+        start = time.perf_counter()
+        menu = shot_menu(view)
+        run.menu_seconds += time.perf_counter() - start
+        return menu
+
+    env = masked_module.MaskedShots(KingOfTheHillEnv(opponent=opponent, breaker="random"))
+    levels = (len(masked_module.SPEED_FACTORS), len(masked_module.SPINS))
+    game_module.simulate, masked_module.shot_menu = timed_simulate, timed_menu
+    try:
+        env.reset(seed=seed)
+        start = time.perf_counter()
+        for slot, speed, spin in picks.tolist():
+            offered = np.flatnonzero(env.menu.offered)
+            action = (int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1])
+            _, _, term, trunc, _ = env.step(action)
+            if term or trunc:
+                env.reset()
+        run.seconds = time.perf_counter() - start
+    finally:
+        game_module.simulate, masked_module.shot_menu = simulate, shot_menu
+    return run
+
+
 def _raw(shots: list[tuple[TableState, ShotResult]]) -> float:
     """Time ``simulate`` alone on the same shots (as played, noise already applied)."""
     start = time.perf_counter()
@@ -100,6 +159,8 @@ def benchmark(steps: int = 2_000, vector_steps: int = 500, seed: int = 0) -> dic
     run = _play(steps, seed)
     raw_time = _raw(run.shots)
     shots = len(run.shots)
+    _play_masked(20, seed + 1)  # warm-up
+    masked = _play_masked(steps, seed)
     return {
         "env_steps": run.steps,
         "shots": shots,
@@ -109,6 +170,12 @@ def benchmark(steps: int = 2_000, vector_steps: int = 500, seed: int = 0) -> dic
         "raw_shots_per_s": shots / raw_time,
         "overhead": run.seconds / run.simulate_seconds - 1.0,
         "overhead_vs_raw_replay": run.seconds / raw_time - 1.0,
+        "masked_steps_per_s": masked.steps / masked.seconds,
+        "masked_vs_plain": (masked.steps / masked.seconds) / (run.steps / run.seconds),
+        "masked_menu_ms_per_step": 1000 * masked.menu_seconds / masked.steps,
+        "masked_menu_share": masked.menu_seconds / masked.seconds,
+        "masked_simulate_share": masked.simulate_seconds / masked.seconds,
+        "plain_simulate_share": run.simulate_seconds / run.seconds,
         "vector_steps_per_s": {w: _vector(w, vector_steps, seed) for w in (1, 2)},
     }
 
@@ -145,6 +212,16 @@ def run(args: argparse.Namespace) -> int:
     print(f"raw simulate shots/s {result['raw_shots_per_s']:8.1f}  (the same shots, replayed)")
     print(f"env overhead         {100 * result['overhead']:8.1f} %  (env time / simulate time - 1)")
     print(f"  against the replay {100 * result['overhead_vs_raw_replay']:8.1f} %")
+    print(
+        f"masked env steps/s   {result['masked_steps_per_s']:8.1f}  "
+        f"({100 * result['masked_vs_plain']:.0f} % of the plain env's)"
+    )
+    print(
+        f"  shot menus         {result['masked_menu_ms_per_step']:8.2f} ms a step "
+        f"({100 * result['masked_menu_share']:.0f} % of its time; simulate "
+        f"{100 * result['masked_simulate_share']:.0f} %, plain env's simulate "
+        f"{100 * result['plain_simulate_share']:.0f} %)"
+    )
     for workers, rate in result["vector_steps_per_s"].items():
         print(f"make_vec, {workers} worker(s) {rate:8.1f} steps/s")
     if args.out:
