@@ -275,7 +275,7 @@ def decode_frame_shots(data: codec.Json, path: Path | str = "record") -> FrameSh
             final=codec.decode_state(data["final"], spec),
             result=codec.decode_result(data["result"]),
         )
-    except (KeyError, TypeError, ValueError, IndexError) as error:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
         what = f"missing {error}" if isinstance(error, KeyError) else str(error)
         raise RecordError(f"{path}: broken record, {where}: {what}") from None
 

@@ -62,7 +62,8 @@ class AgentStats:
 class Report:
     """A tournament's results as Python objects; ``data`` is the same as ``report.json``.
 
-    ``agents`` keeps the tournament's order; :meth:`ranking` sorts by rating.
+    ``agents`` keeps the tournament's order; :meth:`ranking` sorts by rating, :meth:`win_matrix`
+    gives the scores as an array.
     ``win_rates[a][b]`` is ``a`` against ``b``. ``frames`` holds every frame's record.
     """
 
@@ -120,6 +121,17 @@ class Report:
         rated = [a for a in self.agents.values() if a.rating is not None]
         rated.sort(key=lambda a: -a.rating.estimate)  # type: ignore[union-attr]
         return rated + [a for a in self.agents.values() if a.rating is None]
+
+    def win_matrix(self) -> np.ndarray:
+        """``[i, j]``: agent i's score against agent j (draws half), agents in tournament
+        order; NaN on the diagonal and for pairs that have not played."""
+        names = list(self.agents)
+        matrix = np.full((len(names), len(names)), np.nan)
+        for i, row in enumerate(names):
+            for j, col in enumerate(names):
+                if i != j and (row in self.win_rates and col in self.win_rates[row]):
+                    matrix[i, j] = self.win_rates[row][col].win_rate.estimate
+        return matrix
 
     def markdown(self) -> str:
         """The report as ``report.md`` holds it."""

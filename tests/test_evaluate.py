@@ -34,6 +34,8 @@ def test_evaluate_returns_the_report_as_objects(tmp_path: Path) -> None:
     pairing = report.win_rates["heuristic"]["random"]
     assert pairing.wins + pairing.losses + pairing.draws == 2
     assert pairing.win_rate.estimate == (pairing.wins + pairing.draws / 2) / 2
+    matrix = report.win_matrix()
+    assert matrix[0, 1] == pairing.win_rate.estimate and matrix[0, 1] + matrix[1, 0] == 1
     assert set(heuristic.counts) >= {"fouls", "visits", "errors"}
     assert [a.name for a in report.ranking()][0] == max(
         report.agents,

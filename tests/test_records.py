@@ -170,11 +170,12 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
 ) -> None:
     out = tmp_path / "t"
     argv = ["tournament", "--agents", "heuristic", "random", "--frames", "2", "--jobs", "1"]
-    assert cli.main([*argv, "--max-shots", "8", "--record", "--out", str(out)]) == 0
+    assert cli.main([*argv, "--max-shots", "4", "--record", "--out", str(out)]) == 0
     assert frames_in(out) == [0, 1]
-    assert cli.main(["replay", str(out), "--frame", "1", "--out", str(tmp_path / "f.gif")]) == 0
+    replay = ["replay", str(out), "--frame", "1", "--width", "300", "--fps", "10"]
+    assert cli.main([*replay, "--out", str(tmp_path / "f.gif")]) == 0
     with Image.open(tmp_path / "f.gif") as gif:
-        assert gif.n_frames > 10 and gif.size[0] == 800
+        assert gif.n_frames > 10 and gif.size[0] == 300
     play = tmp_path / "p"
     assert cli.main(["play", "heuristic", "random", "--max-shots", "4", "--record", str(play)]) == 0
     assert cli.main(["export", str(out), str(play), "--out", str(tmp_path / "d.npz")]) == 0
