@@ -15,6 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from kinghill.envs.actions import ShotAction
 from kinghill.envs.decisions import Answer
 from kinghill.envs.encoding import (
     action_space,
@@ -25,8 +26,8 @@ from kinghill.envs.encoding import (
 )
 from kinghill.envs.env_options import noise_model
 from kinghill.envs.env_options import reward_weights as checked_weights
-from kinghill.envs.game import Game
-from kinghill.envs.render import TableRenderer, scoreboard
+from kinghill.envs.game import Game, Turn
+from kinghill.envs.render import ShotMarks, TableRenderer, scoreboard, shot_line
 from kinghill.envs.rewards import RewardWeights
 from kinghill.physics import NoiseModel, TableSpec
 
@@ -85,6 +86,8 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         )
         self._action_space = action_space()
         self._renderer: TableRenderer | None = None
+        self._last: tuple[str, str, ShotMarks | None] = ("", "", None)
+        """The last turn as renders show it: its shot line, its ruling, its marks."""
         self._rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -106,6 +109,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.game.to_move]
+        self._last = ("", "", None)
 
     def observe(self, agent: str) -> dict[str, Any]:
         view = self.game.view(AGENTS.index(agent))
@@ -120,12 +124,14 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        before = self.game.state.positions
         if isinstance(action, dict):  # a point of the space: outside it is the caller's bug
             self._action_space.check(action)
             decided = self.game.settle(Answer(decode_action(action, self.game.view())))
         else:  # a structured action from an agent: one that cannot be played is its fault
             decided = self.game.settle(Answer(action))
         turn = decided.turn
+        self._remember(turn, before)
         self._cumulative_rewards[agent] = 0.0
         frame = self.game.frame
         for seat, name in enumerate(AGENTS):
@@ -158,7 +164,18 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
             self._renderer = TableRenderer(self.game.spec)
         f = self.game.frame
         line = scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
-        return self._renderer.draw_state(self.game.state, (line,))
+        shot, ruling, marks = self._last
+        return self._renderer.draw_state(self.game.state, (line, shot, ruling), marks)
+
+    def _remember(self, turn: Turn, before: np.ndarray) -> None:
+        """Keep the turn's shot line, ruling and marks for :meth:`render`."""
+        action = turn.action
+        if not isinstance(action, ShotAction) or turn.result is None:
+            self._last = ("", str(turn), None)
+            return
+        cue, call = action.shot.cue_ball, action.call
+        marks = ShotMarks.of(cue, call, before, self.game.spec)
+        self._last = (shot_line(turn.player, cue, call), f"P{turn.player}: {turn.ruling}", marks)
 
     def close(self) -> None:
         pass

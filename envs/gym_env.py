@@ -153,6 +153,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._window: HumanWindow | None = None
         self._last_ruling = ""
         self._last_mine = ""
+        self._last_shot: tuple[str, ShotMarks | None] = ("", None)
         self._replay: list[ReplayShot] = []
         self._resets = 0
         self._obs_time = time.perf_counter()
@@ -179,6 +180,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         reseed(self.opponent, self.np_random)
         self._replay = []
         self._last_ruling = self._last_mine = ""
+        self._last_shot = ("", None)
         turns = self._opponent_turns()
         if self.render_mode == "human":
             self.render()
@@ -196,7 +198,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self._actions.check(action)
             decision = decode_action(action, self.game.view(LEARNER))
         self._last_mine = ""
-        turns = [self._record(self.game.play(decision, seconds))]
+        before = self.game.state.positions
+        turns = [self._record(self.game.play(decision, seconds), before)]
         turns += self._opponent_turns()
         frame = self.game.frame
         reward = self.weights.of_turns(turns, LEARNER) + self.weights.of_result(frame, LEARNER)
@@ -215,7 +218,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode to make()")
             return None
-        picture = self._renderer_for().draw_state(self.game.state, self._overlay())
+        marks = self._last_shot[1]
+        picture = self._renderer_for().draw_state(self.game.state, self._overlay(), marks)
         if self.render_mode == "rgb_array":
             return picture
         if self._window is None:
@@ -261,24 +265,28 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         turns: list[Turn] = []
         game = self.game
         while not game.is_over and game.to_move != LEARNER:
+            before = game.state.positions
             decided = game.settle(
                 ask(self._decide, game.timed_view())
             )  # faults charged by the rules
-            turns.append(self._record(decided.turn))
+            turns.append(self._record(decided.turn, before))
         return turns
 
-    def _record(self, turn: Turn) -> Turn:
+    def _record(self, turn: Turn, before: np.ndarray) -> Turn:
+        """Keep what renders and replays show of a turn; ``before``: the balls as it began."""
         if turn.ruling is not None:
             text = turn.ruling.text
             self._last_ruling = f"P{turn.player}: {text}"
             if turn.player == LEARNER:
                 self._last_mine = text
-            trajectory = None if turn.result is None else turn.result.trajectory
-            if trajectory is not None and isinstance(turn.action, ShotAction):
-                shot, call = turn.action.shot, turn.action.call
-                marks = ShotMarks.of(shot.cue_ball, call, trajectory.positions[0], self.game.spec)
-                overlay = (self._scoreline(), shot_line(turn.player, shot.cue_ball, call))
-                self._replay.append(ReplayShot(trajectory, self._last_ruling, overlay, marks))
+            if turn.result is not None and isinstance(turn.action, ShotAction):
+                shot, call, trajectory = turn.action.shot, turn.action.call, turn.result.trajectory
+                start = before if trajectory is None else trajectory.positions[0]
+                marks = ShotMarks.of(shot.cue_ball, call, start, self.game.spec)
+                self._last_shot = (shot_line(turn.player, shot.cue_ball, call), marks)
+                if trajectory is not None:
+                    overlay = (self._scoreline(), self._last_shot[0])
+                    self._replay.append(ReplayShot(trajectory, self._last_ruling, overlay, marks))
         return turn
 
     def _observe(self) -> dict[str, Any]:
@@ -304,7 +312,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
 
     def _overlay(self) -> tuple[str, ...]:
-        return (self._scoreline(), self._last_ruling)
+        """The strip: the score, the last shot (its cue ball and call), its ruling."""
+        return (self._scoreline(), self._last_shot[0], self._last_ruling)
 
     def _renderer_for(self) -> TableRenderer:
         if self._renderer is None:

@@ -60,3 +60,16 @@ def test_foul_gives_opponent_the_choice_and_both_rewards() -> None:
     assert all(e.terminations.values())
     assert e.rewards[breaker] == pytest.approx(-0.3 - 1.0)
     assert e.rewards[other] == pytest.approx(1.0)
+
+
+def test_render_rings_the_last_shots_cue_ball_and_names_it() -> None:
+    from kinghill.envs.render import CUE_RING
+
+    game = env(render_mode="rgb_array")
+    game.reset(seed=1)
+    agent = game.agent_selection
+    game.step(game.action_space(agent).sample(game.observe(agent)["action_mask"]))
+    picture = game.render()
+    assert picture is not None
+    assert (np.abs(picture.astype(int) - CUE_RING).max(-1) <= 30).sum() > 5
+    assert game.unwrapped._last[0].startswith("P0 shoots cue ball 1")  # the break

@@ -10,13 +10,14 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 
+from kinghill.envs import Action, ChoiceAction, FrameView, KingOfTheHillEnv, ShotAction
 from kinghill.envs.aim import pocket_target
 from kinghill.envs.call_path import bank_points, call_path
 from kinghill.envs.render import CALL_LINE, CUE_RING, ShotMarks, TableRenderer, shot_line
 from kinghill.envs.replay import ReplayShot, replay_frames
-from kinghill.envs.rules import Call
+from kinghill.envs.rules import Call, Decision
 from kinghill.experiments.cli import main
-from kinghill.physics import Cushion, Pocket, TableSpec, TableState, Trajectory
+from kinghill.physics import Cushion, Pocket, Shot, TableSpec, TableState, Trajectory
 
 SPEC = TableSpec()
 RACK = TableState.rack(SPEC)
@@ -118,3 +119,27 @@ def test_play_replay_shows_the_cue_ball_and_the_fps_speed_options(tmp_path: Path
     ringed = [_near(p, CUE_RING, 30).sum() for p in pictures]
     assert min(ringed) > 5, ringed  # the break's cue ball, then the next shot's
     assert math.isclose(iio.immeta(out, index=0)["duration"], 100, abs_tol=10)
+
+
+def _calling(view: FrameView) -> Action:
+    """An opponent that breaks, plays on after fouls, and otherwise calls a plain pot."""
+    if view.decision is Decision.BREAK:
+        return ShotAction(Shot(1, 0.0, 7.0))
+    if view.decision is Decision.CHOICE:
+        return ChoiceAction(True)
+    cue = next(b for b in view.state.balls_on_table() if b != 0)
+    return ShotAction(Shot(cue, 0.3, 2.0), Call.plain(cue, Pocket.REAR_LEFT))
+
+
+def test_env_render_shows_the_last_shot_its_cue_ball_call_and_line() -> None:
+    env = KingOfTheHillEnv(opponent=_calling, render_mode="rgb_array", breaker="opponent")
+    seed = 0
+    while env.reset(seed=seed) and env.game.frame.decision is not Decision.SHOT:
+        seed += 1  # a break that fouled leaves the learner the 10.4 choice
+    cue = next(b for b in env.game.state.balls_on_table() if b != 0)
+    env.step(ShotAction(Shot(cue, 0.3, 2.0), Call.plain(cue, Pocket.REAR_LEFT)))
+    picture = env.render()
+    assert picture is not None and not env.game.is_over
+    assert _near(picture, CALL_LINE, 30).sum() > 100  # the called route and pocket
+    assert _near(picture, CUE_RING, 30).sum() > 5
+    assert "shoots cue ball" in env._overlay()[1] and "REAR_LEFT" in env._overlay()[1]
