@@ -131,13 +131,10 @@ def test_the_window_shows_the_aim_line_the_ghost_ball_and_the_call(seat: HumanSe
     assert near(panel.SELECTED, double)
 
 
-def test_a_whole_frame_through_the_cli_against_random(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``kinghill play human random``: Enter (every 150 ms) plays the human's default shot, a
-    click on "play on" (every 170 ms) takes the 10.4 choice after a foul; the random agent's
-    shots are animated between. (pygame keeps one timer per event type.)"""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+def _play_with_timers(*args: str) -> int:
+    """``kinghill ARGS`` with a human whose Enter (every 150 ms) plays the default shot and
+    whose click on "play on" (every 170 ms) takes the 10.4 choice after a foul (pygame keeps
+    one timer per event type, hence a key and a click)."""
     pygame.display.init()
     top = HumanSeat().renderer.shape[0]
     (play_on,) = [b for b in panel.buttons(top) if b.command == "play-on"]
@@ -145,17 +142,37 @@ def test_a_whole_frame_through_the_cli_against_random(
     pygame.time.set_timer(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 150)
     pygame.time.set_timer(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1), 170)
     try:
-        args = ["play", "human", "random", "--max-shots", "8", "--speed", "40", "--seed", "4"]
-        assert main(args) == 0
+        return main(list(args))
     finally:
         pygame.display.init()  # the seat closed it; the timers are stopped with it up
         pygame.time.set_timer(pygame.KEYDOWN, 0)
         pygame.time.set_timer(pygame.MOUSEBUTTONDOWN, 0)
         pygame.display.quit()
+
+
+def test_a_whole_frame_through_the_cli_against_random(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kinghill play human random``: the human breaks, the random agent's shots are animated
+    between the human's decisions, the frame ends with a winner."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    args = ("play", "human", "random", "--max-shots", "8", "--speed", "40", "--seed", "4")
+    assert _play_with_timers(*args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("player 0 (human): cue ball 1 at 7.00 m/s, whites only: ")
     assert any(line.startswith("player 0 chooses to play on (10.4)") for line in lines)
     assert lines[-1] == "player 0 wins the frame (second foul, 10.5)"
+
+
+def test_the_human_in_the_second_seat(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    args = ("play", "random", "human", "--max-shots", "3", "--speed", "40", "--seed", "1")
+    assert _play_with_timers(*args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("player 0 (random)")
+    assert any(line.startswith(("player 1 (human)", "player 1 chooses")) for line in lines)
 
 
 def test_closing_the_window_stops_the_frame(
