@@ -19,7 +19,7 @@ from kinghill.agents import (
 )
 from kinghill.agents.registry import AgentSpec
 from kinghill.experiments import cli
-from kinghill.experiments.train import TrainConfig
+from kinghill.experiments.train import TrainConfig, training_opponent
 
 PACKAGE = '''
 from kinghill.agents import HeuristicAgent
@@ -130,7 +130,9 @@ def test_check_agent_validates_without_building(plugin: Path) -> None:
 def test_train_accepts_a_spec_opponent_and_refuses_a_broken_one(
     plugin: Path, tmp_path: Path
 ) -> None:
-    assert TrainConfig(out=tmp_path, opponent="careful?depth=1").opponent == "careful?depth=1"
+    config = TrainConfig(out=tmp_path, opponent="careful?depth=1")
+    opponent = training_opponent(config)  # what every training env (and worker) builds
+    assert type(opponent).__name__ == "Careful" and opponent.depth == 1
     with pytest.raises(AgentSpecError, match="cannot import module"):
         TrainConfig(out=tmp_path, opponent="nosuchpkg:Agent")
 
