@@ -20,7 +20,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from kinghill.agents import make_agent
 from kinghill.envs import Agent, Game
 from kinghill.envs.wrappers import FrozenPolicy
-from kinghill.experiments.match import play_out, seeds
+from kinghill.experiments.match import InProcessSeat, play_out, seeds
 from kinghill.experiments.stats import wilson_interval
 from kinghill.physics import NoiseModel
 
@@ -63,7 +63,7 @@ def evaluate(
             agents.reverse()
         game = Game(noise=NoiseModel() if noise else None)
         game.reset(seed=game_seed, breaker=0)
-        for _ in play_out(game, agents):
+        for _ in play_out(game, [InProcessSeat(agent) for agent in agents]):
             pass
         winner = game.frame.winner
         wins += 0.5 if winner is None else float(winner == seat)

@@ -1,6 +1,9 @@
 """The frame player of tournaments: two registry agents play one frame through a :class:`Game`.
 
-Each agent's decision is timed by a :class:`~kinghill.envs.decision_clock.DecisionClock` started
+Each agent plays in a process of its own (:mod:`.agent_process`): a decision that outlasts its
+time is cut off there, the agent replaced, and the decision charged by section 12 (a time foul)
+or, when no clock runs, as no decision after ``MatchOptions.decision_cap`` seconds. Each
+agent's decision is timed by a :class:`~kinghill.envs.decision_clock.DecisionClock` started
 as the agent is asked and handed to it in the view (``view.clock``: the time left, the 12.5
 extension); the time and any claim are passed to the game, whose clock judges them when time
 control is on (section 12). An agent that raises, or returns something the game cannot play, is
@@ -9,19 +12,20 @@ charged a foul (``Game.settle``) and the error is counted; the frame goes on.
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
-from kinghill.agents import make_agent
-from kinghill.envs import Agent, Decided, Game
-from kinghill.envs.decisions import ask
+from kinghill.envs import Agent, Answer, Decided, FrameView, Game, ask
 from kinghill.envs.rules import ShotClock
+from kinghill.experiments.agent_process import seat_processes
 from kinghill.experiments.records import FrameRecorder, write_frame
-from kinghill.experiments.tournament import FrameRecord, MatchOptions
+from kinghill.experiments.tournament import DEFAULT_DECISION_CAP, FrameRecord, MatchOptions
 from kinghill.physics import NoiseModel
 
 
@@ -41,11 +45,38 @@ def seeds(seed: int) -> tuple[int, int, int]:
     return game, a, b
 
 
-def play_out(game: Game, agents: Sequence[Agent]) -> Iterator[Decided]:
-    """Play the frame in ``game`` to its end, ``agents[p]`` deciding for player ``p``; yields
-    every decision as it is settled (a fault charged by the rules, :meth:`Game.settle`)."""
+class Seat(Protocol):
+    """Where a seat's agent decides: asked with the view and the seconds after which to cut
+    it off (an :class:`~kinghill.experiments.agent_process.AgentProcess`)."""
+
+    def decide(self, view: FrameView, limit: float) -> Answer: ...
+
+
+class InProcessSeat:
+    """A seat whose agent is asked here, in this process (:func:`~kinghill.envs.ask`): the fast
+    path, no pipe and no process, for agents that cannot leave it (a policy being trained);
+    nothing can cut off a decision that never returns, so ``limit`` goes unenforced."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def decide(self, view: FrameView, limit: float) -> Answer:
+        return ask(self.agent.act, view)
+
+
+def play_out(
+    game: Game, seats: Sequence[Seat], decision_cap: float = DEFAULT_DECISION_CAP
+) -> Iterator[Decided]:
+    """Play the frame in ``game`` to its end, ``seats[p]`` deciding for player ``p``; yields
+    every decision as it is settled (a fault charged by the rules, :meth:`Game.settle`).
+
+    A decision is cut off at its time allowed (the round's limit, plus the extension while it is
+    open) or, when no clock runs for it, at ``decision_cap`` seconds."""
     while not game.is_over:
-        yield game.settle(ask(agents[game.to_move].act, game.timed_view()))
+        allowed = game.time_allowed()
+        view = game.timed_view()
+        answer = seats[game.to_move].decide(view, decision_cap if allowed is None else allowed)
+        yield game.settle(answer)
 
 
 @dataclass
@@ -98,6 +129,22 @@ class _Tally:
         return player
 
 
+def seated(
+    agents: Sequence[tuple[str, int]], build: Callable[[str, int], Agent] | None = None
+) -> Sequence[Seat]:
+    """A seat for each (name, seed): this process's agent processes with the agents built in
+    them (by spec, or by ``build`` when it can be pickled to them), else in-process seats."""
+    if build is not None:
+        try:
+            pickle.dumps(build)
+        except Exception:  # pickle raises several types for what it cannot send
+            return [InProcessSeat(build(name, agent_seed)) for name, agent_seed in agents]
+    processes = seat_processes()
+    for process, (name, agent_seed) in zip(processes, agents, strict=True):
+        process.build(name, agent_seed, build)
+    return processes
+
+
 def play_frame(
     agent_a: str,
     agent_b: str,
@@ -109,22 +156,25 @@ def play_frame(
     frame_index: int = 0,
 ) -> FrameRecord:
     """Play one frame: ``agent_a`` in seat 0 breaks; deterministic given ``seed`` (agents and the
-    table's noise are seeded from it) unless an agent decides by wall time.
+    table's noise are seeded from it) unless an agent decides by wall time. Each agent decides
+    in its own process (:func:`seat_processes`, kept for the next frames), so that one that
+    never returns is cut off and charged by the rules.
 
     :param build: makes an agent from its name and seed (default: :func:`make_agent`, specs).
+        It is sent to the agent processes; one that cannot be pickled (a closure, a local
+        class) builds the agents here instead, in this process, where nothing cuts them off.
     :param record: a folder to write the frame's shot record in (:mod:`records`), or None.
     :param frame_index: the frame's index, naming its record.
     """
     game_seed, seed_a, seed_b = seeds(seed)
-    build = build or make_agent
-    agents = (build(agent_a, seed_a), build(agent_b, seed_b))
+    seats = seated(((agent_a, seed_a), (agent_b, seed_b)), build)
     game = new_game(options)
     game.reset(seed=game_seed, breaker=0)
     start = time.perf_counter()
     tally, shooter = _Tally.zero(), None
     recorder = FrameRecorder(frame_index, seed, (agent_a, agent_b), options)
     before = game.view()
-    for decided in play_out(game, agents):
+    for decided in play_out(game, seats, options.decision_cap):
         shooter = tally.add(decided, shooter)
         recorder.add(before, decided)
         before = game.view()

@@ -6,8 +6,8 @@ import argparse
 
 from gymnasium.error import DependencyNotInstalled
 
-from kinghill.agents import AgentSpecError, make_agent
-from kinghill.envs import Agent, Decided, ShotAction, Turn
+from kinghill.agents import AgentSpecError
+from kinghill.envs import Decided, ShotAction, Turn
 from kinghill.envs.render import MIN_WIDTH_PX, ShotMarks, shot_line
 from kinghill.envs.replay import (
     FORMATS,
@@ -17,6 +17,7 @@ from kinghill.envs.replay import (
     write_replay,
 )
 from kinghill.envs.rules import Frame
+from kinghill.experiments.agent_process import AgentProcess, AgentStartError, seat_processes
 from kinghill.experiments.cli import (
     CommandError,
     UsageError,
@@ -28,7 +29,7 @@ from kinghill.experiments.cli import (
     seed,
 )
 from kinghill.experiments.human import HUMAN, HumanSeat
-from kinghill.experiments.match import new_game, play_out, seeds
+from kinghill.experiments.match import InProcessSeat, Seat, new_game, play_out, seeds
 from kinghill.experiments.records import FrameRecorder, write_frame
 from kinghill.experiments.tournament import MatchOptions
 
@@ -152,12 +153,14 @@ def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot
     return ReplayShot.from_result(result, str(turn.ruling), overlay, marks)
 
 
-def build_agent(spec: str, seed: int, argument: str) -> Agent:
-    """The agent ``spec`` names; what stops it being built is a usage error of ``argument``."""
+def build_agent(seat: AgentProcess, spec: str, seed: int, argument: str) -> AgentProcess:
+    """``seat`` with the agent ``spec`` names built in its process; what stops it being built
+    is a usage error of ``argument``."""
     try:
-        return make_agent(spec, seed)
-    except (AgentSpecError, OSError) as error:
+        seat.build(spec, seed)
+    except (AgentSpecError, AgentStartError, OSError) as error:
         raise UsageError(str(error), argument) from None
+    return seat
 
 
 def run(args: argparse.Namespace) -> int:
@@ -180,10 +183,14 @@ def run(args: argparse.Namespace) -> int:
         human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
     except DependencyNotInstalled as error:
         raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
-    agents = tuple(
-        build_agent(name, seed, argument) if human is None or name != HUMAN else human
-        for name, seed, argument in zip(names, (seed_a, seed_b), "AB", strict=True)
-    )
+    seats: list[Seat] = []
+    for process, name, agent_seed, argument in zip(
+        seat_processes(), names, (seed_a, seed_b), "AB", strict=True
+    ):
+        if human is not None and name == HUMAN:  # a person at the window: never cut off
+            seats.append(InProcessSeat(human))
+        else:
+            seats.append(build_agent(process, name, agent_seed, argument))
     sampling = args.fps / args.speed
     animated = args.out is not None or human is not None
     game = new_game(options, trajectory_fps=sampling if animated else None)
@@ -191,7 +198,8 @@ def run(args: argparse.Namespace) -> int:
     shots: list[ReplayShot] = []
     recorder = FrameRecorder(0, args.seed, names, options)
     before = game.view()
-    for decided in play_out(game, agents):  # a closed window interrupts, as Ctrl-C does
+    # a closed window interrupts, as Ctrl-C does
+    for decided in play_out(game, seats, options.decision_cap):
         print(describe(decided, names), flush=True)
         recorder.add(before, decided)
         if human is not None:

@@ -22,6 +22,7 @@ from kinghill.envs import Agent
 from kinghill.experiments.match import play_frame
 from kinghill.experiments.report import Report, build_report, save_report
 from kinghill.experiments.tournament import (
+    DEFAULT_DECISION_CAP,
     FramePlayer,
     FrameRecord,
     FrameRunner,
@@ -145,6 +146,7 @@ def evaluate(
     noise: bool = True,
     round: int | None = None,
     max_shots: int = 200,
+    decision_cap: float = DEFAULT_DECISION_CAP,
     out: str | Path | None = None,
     record: bool = False,
     rating_samples: int = 1000,
@@ -162,6 +164,9 @@ def evaluate(
     :param noise: execution noise on every shot.
     :param round: the section-12 clock as in this round (None: no clock).
     :param max_shots: shots after which a frame is truncated, a draw.
+    :param decision_cap: seconds after which an untimed decision is cut off and charged as
+        none (:class:`MatchOptions`); agents decide in processes of their own so that this
+        and the clock's limits hold (:mod:`kinghill.experiments.agent_process`).
     :param out: keep the frame log, report files and records in this folder; an existing one
         is resumed (same settings only). None plays in a temporary folder.
     :param record: write every frame's shot record to ``out/records`` (needs ``out``).
@@ -177,7 +182,7 @@ def evaluate(
     """
     if record and out is None:
         raise ValueError("record=True needs out=, the folder to keep the records in")
-    options = MatchOptions(round=round, noise=noise, max_shots=max_shots)
+    options = MatchOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
     if player is None:

@@ -14,6 +14,7 @@ import functools
 import importlib
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import signal
@@ -34,6 +35,7 @@ from kinghill.experiments.cli import (
     CommandError,
     UsageError,
     output_dir,
+    positive_float,
     positive_int,
     seed,
 )
@@ -46,6 +48,9 @@ ROUND_ROBIN = "round-robin"
 """The format of a stored config without a ``format`` key (the round robin's)."""
 CONFIG_FILE = "tournament.json"
 FRAMES_FILE = "frames.jsonl"
+DEFAULT_DECISION_CAP = 50.0
+"""Seconds an untimed decision may take: the longest any clocked shot may (12.3: 35 s in round
+3; 12.6: plus the 15 s extension)."""
 
 
 class TournamentError(UsageError):
@@ -61,11 +66,16 @@ class MatchOptions:
         ``None`` plays without time control (12.1).
     :param noise: execution noise on the cue parameters.
     :param max_shots: shots after which a frame is truncated with no winner (R-truncate).
+    :param decision_cap: seconds after which a decision that no clock times (no time control,
+        rounds 1-2, the 10.4 choice) is cut off; the agent is then charged as giving no
+        decision (a shot not played, 12.4; a 10.4 choice: playing on). A timed decision is cut
+        off at its own limit instead (12.3, plus the 12.6 extension while it is open).
     """
 
     round: int | None = None
     noise: bool = True
     max_shots: int = 200
+    decision_cap: float = DEFAULT_DECISION_CAP
 
     def __post_init__(self) -> None:
         if self.round is not None and not (_is_int(self.round) and self.round >= 1):
@@ -74,10 +84,20 @@ class MatchOptions:
             raise TournamentError(f"must be true or false (got {self.noise!r})", "--noise")
         if not (_is_int(self.max_shots) and self.max_shots >= 1):
             raise TournamentError(f"must be at least 1 (got {self.max_shots!r})", "--max-shots")
+        if not (
+            isinstance(self.decision_cap, int | float)
+            and not isinstance(self.decision_cap, bool)
+            and 0 < self.decision_cap < math.inf
+        ):
+            raise TournamentError(
+                f"must be a positive number of seconds (got {self.decision_cap!r})",
+                "--decision-cap",
+            )
 
     @staticmethod
     def add_arguments(parser: argparse.ArgumentParser) -> None:
-        """The ``--round``, ``--noise/--no-noise`` and ``--max-shots`` options of a command."""
+        """The ``--round``, ``--noise/--no-noise``, ``--max-shots`` and ``--decision-cap``
+        options of a command."""
         parser.add_argument(
             "--round",
             type=positive_int,
@@ -98,11 +118,25 @@ class MatchOptions:
             metavar="S",
             help="shots after which a frame is truncated, a draw (default: 200)",
         )
+        parser.add_argument(
+            "--decision-cap",
+            type=positive_float,
+            default=DEFAULT_DECISION_CAP,
+            metavar="SECONDS",
+            help="cut off an untimed decision (no clock, or the 10.4 choice) after SECONDS: a "
+            "shot not played, a foul; a choice not made, playing on (default: "
+            f"{DEFAULT_DECISION_CAP:g}, the longest a clocked shot may take, 35 s + 15 s)",
+        )
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> MatchOptions:
         """The options given by :meth:`add_arguments`."""
-        return cls(round=args.round, noise=args.noise, max_shots=args.max_shots)
+        return cls(
+            round=args.round,
+            noise=args.noise,
+            max_shots=args.max_shots,
+            decision_cap=args.decision_cap,
+        )
 
 
 @dataclass(frozen=True)
@@ -627,6 +661,7 @@ def _round_robin(args: argparse.Namespace) -> str:
                 noise=args.noise,
                 round=args.round,
                 max_shots=args.max_shots,
+                decision_cap=args.decision_cap,
                 out=args.out,
                 record=args.record,
                 rating_samples=args.rating_samples,

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from kinghill.agents.search import SearchAgent
-from kinghill.envs import Action, ChoiceAction, FrameView, Game, ShotAction
+from kinghill.envs import Action, Answer, ChoiceAction, FrameView, Game, ShotAction, ask
 from kinghill.envs.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, Frame, ShotClock, TimeAllowance
 from kinghill.experiments import match
@@ -111,11 +111,25 @@ class ClockReader:
         return ShotAction(Shot(1, 0.0, 2.0), place=(0.4, 0.8) if view.frame.shots == 0 else None)
 
 
+class InProcessSeat:
+    """A seat that asks its agent here, in this process (no cut-off)."""
+
+    def __init__(self, agent: ClockReader) -> None:
+        self.agent = agent
+
+    def build(self, spec: str, seed: int | None) -> None:
+        pass
+
+    def decide(self, view: FrameView, limit: float) -> Answer:
+        return ask(self.agent.act, view)
+
+
 def test_frame_player_hands_each_agent_its_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """R-clock: every decision comes with its clock, timed for shots from round 3 (12.3) and
     untimed for the 10.4 choice; a claim through the clock is the frame's extension (12.5)."""
     readers = [ClockReader(), ClockReader()]
-    monkeypatch.setattr(match, "make_agent", lambda name, seed: readers[name == "b"])
+    seats = [InProcessSeat(reader) for reader in readers]  # to read what they were handed
+    monkeypatch.setattr(match, "seat_processes", lambda: seats)
     record = play_frame("a", "b", 0, MatchOptions(round=4, max_shots=12))
     seen = [c for reader in readers for c in reader.clocks]
     assert seen and all(clock is not None for _, clock in seen)

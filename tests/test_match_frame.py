@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
+from kinghill.envs import Action, Answer, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.rules import Decision, EndReason
 from kinghill.experiments import cli, match
 from kinghill.experiments.match import play_frame
@@ -89,26 +89,29 @@ class Sleepy:
         return ShotAction(Shot(1, 0.0, 2.0), place=(0.4, 0.8) if view.frame.shots == 0 else None)
 
 
-@pytest.mark.parametrize("bad", [Broken, Garbage, Exiting, Interrupting, Shapeless])
-def test_agent_that_raises_or_returns_garbage_is_charged_a_foul(
-    bad: type, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """12.4 forfeit per failure; the second foul loses the frame (10.5); the frame goes on."""
-    real = match.make_agent
-    monkeypatch.setattr(
-        match, "make_agent", lambda name, seed: bad() if name == "bad" else real(name, seed)
-    )
-    record = play_frame("bad", "heuristic", 3, OPTIONS)
+@pytest.mark.parametrize("bad", ["Broken", "Garbage", "Exiting", "Interrupting", "Shapeless"])
+def test_agent_that_raises_or_returns_garbage_is_charged_a_foul(bad: str) -> None:
+    """12.4 forfeit per failure; the second foul loses the frame (10.5); the frame goes on.
+    The agent plays in its own process, built from its spec (this module on sys.path)."""
+    record = play_frame(f"{__name__}:{bad}", "heuristic", 3, OPTIONS)
     assert record.winner == 1
     assert record.errors[0] == 2 and record.fouls[0] == 2 and record.errors[1] == 0
     assert record.time_fouls == (0, 0)
 
 
+class ThirtySecondSeat:
+    """A seat whose agent (Sleepy, in this process) takes 30 s a decision by its answers."""
+
+    def build(self, spec: str, seed: int | None) -> None:
+        self.agent = Sleepy()
+
+    def decide(self, view: FrameView, limit: float) -> Answer:
+        return Answer(self.agent.act(view), seconds=30.0)
+
+
 def test_decisions_over_time_are_time_fouls(monkeypatch: pytest.MonkeyPatch) -> None:
     """12.3, 12.4: in round 6 the limit is 20 s; every 30 s decision is a foul, two lose."""
-    ticks = iter(range(0, 10**6, 30))
-    monkeypatch.setattr(match.time, "perf_counter", lambda: float(next(ticks)))
-    monkeypatch.setattr(match, "make_agent", lambda name, seed: Sleepy())
+    monkeypatch.setattr(match, "seat_processes", lambda: (ThirtySecondSeat(), ThirtySecondSeat()))
     record = play_frame("a", "b", 0, MatchOptions(round=6, max_shots=40))
     assert record.time_fouls[0] == 2 and record.fouls[0] == 2 and record.winner == 1
     assert record.errors == (0, 0) and record.shots == 0

@@ -2,15 +2,21 @@
 outright (no process of it may survive), and agents that raise, return garbage or hang (each
 charged by the rules, the tournament finishing)."""
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
 
 import pytest
+
+from kinghill.envs import FrameView
+from kinghill.envs.rules import Decision
+from kinghill.experiments.tournament import FrameRecord
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/environ").exists(), reason="finds processes through /proc"
@@ -78,6 +84,111 @@ def test_sigkill_of_the_tournament_leaves_no_process_behind(tmp_path: Path) -> N
         deadline = time.monotonic() + 10
         while survivors := marked_processes(marker):
             assert time.monotonic() < deadline, f"alive 10 s after SIGKILL: {survivors}"
+            time.sleep(0.1)
+    finally:
+        for pid in marked_processes(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+class Raising:
+    """Raises on every decision: its own KeyboardInterrupt, then SystemExit, then an error."""
+
+    def __init__(self) -> None:
+        self.errors = iter([KeyboardInterrupt(), SystemExit(3)])
+
+    def act(self, view: FrameView) -> object:
+        raise next(self.errors, RuntimeError("out of order"))
+
+
+class Garbage:
+    """Returns what is not a valid action: None, a ShotAction without a shot, a string."""
+
+    def __init__(self) -> None:
+        from kinghill.envs import ShotAction
+
+        self.answers = iter([ShotAction(None), None])  # type: ignore[arg-type]
+
+    def act(self, view: FrameView) -> object:
+        return next(self.answers, "a lovely shot")
+
+
+class Hanging:
+    """Never returns from its first shot of a frame (a shot before any foul of its own); its
+    replacement is just as bad: garbage for every other decision."""
+
+    def act(self, view: FrameView) -> object:
+        if view.decision is not Decision.CHOICE and view.frame.fouls[view.player] == 0:
+            threading.Event().wait()
+        return "resigned"
+
+
+FAULTY = tuple(f"{__name__}:{name}" for name in ("Raising", "Garbage", "Hanging"))
+
+
+def test_agents_that_raise_return_garbage_and_hang_are_charged_and_the_tournament_ends(
+    tmp_path: Path,
+) -> None:
+    """Issue 10.1 and 10.2: a real `kinghill tournament --jobs 2` of three faulty agents and the
+    heuristic finishes (status 0, every frame kept): every decision of a faulty agent is a
+    fault, counted in errors and charged as a shot not played (12.4) or a choice to play on,
+    so each of their frames ends on a second foul (10.5); the hung agent is cut off at the
+    untimed decision cap (1 s here) and replaced, and the tournament goes on."""
+    marker = uuid.uuid4().hex
+    command = tournament(tmp_path, "--agents", *FAULTY, "heuristic", "--frames", "2")
+    done = subprocess.run(
+        [*command, "--jobs", "2", "--decision-cap", "1", "--max-shots", "60"],
+        env=marked_env(marker),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    records = [FrameRecord.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
+    assert len(records) == 12  # 6 pairs, 2 frames each
+    for record in records:
+        for seat, agent in enumerate(record.agents):
+            if agent in FAULTY:
+                assert record.errors[seat] == record.decisions[seat] > 0
+            else:
+                assert record.errors[seat] == 0
+        assert record.time_fouls == (0, 0)  # no clock: faults, not time fouls
+        assert record.winner is not None
+        loser = 1 - record.winner
+        assert record.fouls[loser] == 2 or record.colour_pots[record.winner] == 1
+        if "heuristic" in record.agents:
+            assert record.agents[record.winner] == "heuristic"
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert all(report["agents"][name]["errors"] > 0 for name in FAULTY)
+    assert not marked_processes(marker)  # every agent process ended with the command
+
+
+def test_ctrl_c_stops_the_tournament_though_an_agent_raises_keyboard_interrupt(
+    tmp_path: Path,
+) -> None:
+    """Issue 10.1: the Raising agent's own KeyboardInterrupt is a fault (frames go on being
+    played); a real Ctrl-C, SIGINT to the whole process group as a terminal sends it, stops the
+    tournament (status 130), keeps its frames whole, and leaves no process behind."""
+    marker = uuid.uuid4().hex
+    log = tmp_path / "frames.jsonl"
+    command = tournament(tmp_path, "--agents", FAULTY[0], "heuristic", "--frames", "400")
+    process = subprocess.Popen(
+        [*command, "--jobs", "1", "--max-shots", "40"],
+        env=marked_env(marker),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for_lines(process, log, 4, timeout=90)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+        assert process.returncode == 130, stderr
+        assert b"run the same command again to resume" in stderr
+        kept = [FrameRecord.from_json(line) for line in log.read_text().splitlines()]
+        assert 4 <= len(kept) < 800 and all(sum(r.errors) > 0 for r in kept)
+        deadline = time.monotonic() + 10
+        while survivors := marked_processes(marker):
+            assert time.monotonic() < deadline, f"alive 10 s after Ctrl-C: {survivors}"
             time.sleep(0.1)
     finally:
         for pid in marked_processes(marker):

@@ -11,7 +11,7 @@ import pytest
 from kinghill.agents import make_agent
 from kinghill.envs import Game
 from kinghill.experiments.cli import main
-from kinghill.experiments.match import play_out
+from kinghill.experiments.match import InProcessSeat, play_out
 from kinghill.experiments.train import parse_reward
 
 
@@ -43,7 +43,8 @@ def test_maskable_ppo_trains_evaluates_and_loads_as_a_policy(tmp_path: Path) -> 
     agent = make_agent(f"policy:{out / 'final.zip'}")
     game = Game()
     game.reset(seed=0)
-    decided = list(play_out(game, [agent, make_agent("heuristic", seed=1)]))
+    seats = [InProcessSeat(agent), InProcessSeat(make_agent("heuristic", seed=1))]
+    decided = list(play_out(game, seats))
     assert game.is_over and all(d.fault is None for d in decided)
 
 
