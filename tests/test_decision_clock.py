@@ -117,7 +117,7 @@ class InProcessSeat:
     def __init__(self, agent: ClockReader) -> None:
         self.agent = agent
 
-    def build(self, spec: str, seed: int | None) -> None:
+    def build(self, spec: str, seed: int | None, maker: object = None) -> None:
         pass
 
     def decide(self, view: FrameView, limit: float) -> Answer:

@@ -2,6 +2,7 @@
 (10.5), the clock by round (12.1-12.3), byes and seeding, resume after a kill, --jobs, the CLI,
 and the bracket report on a hand-made result."""
 
+import functools
 import json
 import math
 import os
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from kinghill.agents import make_agent
 from kinghill.envs import Action, FrameView
 from kinghill.experiments import cli, match
 from kinghill.experiments.bracket_report import (
@@ -160,18 +162,19 @@ class FoulWatcher:
         return self.inner.act(view)  # type: ignore[attr-defined]
 
 
-def test_fouls_are_reset_between_the_frames_of_a_match(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_fouls_are_reset_between_the_frames_of_a_match(tmp_path: Path) -> None:
     """rule 10.5: each frame of a match starts with no fouls, so a player who fouled in the
     last frame still needs two fouls to lose this one."""
-    real = match.make_agent
-    monkeypatch.setattr(match, "make_agent", lambda name, seed: FoulWatcher(real(name, seed)))
+
+    def watched(name: str, seed: int) -> FoulWatcher:  # a closure: built in this process
+        return FoulWatcher(make_agent(name, seed))
+
     FoulWatcher.seen = []
     config = KnockoutConfig(
         ("heuristic", "random"), race=2, seed=4, options=MatchOptions(max_shots=30)
     )
-    state = run_knockout(config, tmp_path, match.play_frame, progress=False)
+    player = functools.partial(match.play_frame, build=watched)
+    state = run_knockout(config, tmp_path, player, progress=False)
     final = state.rounds[0][0].score
     assert final is not None and final.frames >= 2
     starts = [fouls for shots, fouls, _ in FoulWatcher.seen if shots == 0]

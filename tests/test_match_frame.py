@@ -102,7 +102,7 @@ def test_agent_that_raises_or_returns_garbage_is_charged_a_foul(bad: str) -> Non
 class ThirtySecondSeat:
     """A seat whose agent (Sleepy, in this process) takes 30 s a decision by its answers."""
 
-    def build(self, spec: str, seed: int | None) -> None:
+    def build(self, spec: str, seed: int | None, maker: object = None) -> None:
         self.agent = Sleepy()
 
     def decide(self, view: FrameView, limit: float) -> Answer:
