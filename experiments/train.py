@@ -99,6 +99,9 @@ class TrainConfig:
         learner's snapshots; see :mod:`kinghill.experiments.league`.
     :param time_limit: stop training after this many minutes of wall time (the model is saved
         and evaluated as at the end of ``steps``); None: run all ``steps``.
+    :param ent_coef: PPO / MaskablePPO entropy bonus (keeps exploring after a warm start).
+    :param warm_start: maskable-ppo: imitate the heuristic on this many frames of heuristic
+        play before learning (:mod:`kinghill.experiments.warm_start`); 0: none.
     :param curriculum: a built-in curriculum of start positions (``"practice"``, see
         :mod:`kinghill.envs.curriculum`) or None for full frames only.
     """
@@ -129,6 +132,8 @@ class TrainConfig:
     curriculum: str | None = None
     league: tuple[str, ...] = ("heuristic",)
     time_limit: float | None = None
+    warm_start: int = 0
+    ent_coef: float = 0.0
 
     def __post_init__(self) -> None:
         if self.algo not in ALGORITHMS:
@@ -141,6 +146,10 @@ class TrainConfig:
             raise ValueError("eval_every must be >= 0 and eval_frames an even number >= 2")
         if self.eval_every:
             check_agent(self.eval_opponent)
+        if not (math.isfinite(self.ent_coef) and self.ent_coef >= 0):
+            raise ValueError(f"ent_coef must be a finite number >= 0: {self.ent_coef}")
+        if self.warm_start < 0 or (self.warm_start and self.algo != "maskable-ppo"):
+            raise ValueError("warm_start (frames, >= 0) is for maskable-ppo only")
         if self.time_limit is not None and not self.time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of minutes: {self.time_limit}")
         if self.curriculum is not None and self.curriculum not in CURRICULA:
@@ -301,7 +310,12 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     if config.algo in ("ppo", "maskable-ppo"):
         net = {"net_arch": {"pi": list(config.net), "vf": list(config.net)}}
         return algorithm(config.algo)(
-            "MlpPolicy", env, n_steps=config.n_steps, policy_kwargs=net, **common
+            "MlpPolicy",
+            env,
+            n_steps=config.n_steps,
+            ent_coef=config.ent_coef,
+            policy_kwargs=net,
+            **common,
         )
     learning_starts = min(1_000, config.steps // 10)
     net = {"net_arch": {"pi": list(config.net), "qf": list(config.net)}}
@@ -369,6 +383,12 @@ def train(config: TrainConfig) -> TrainResult:
     try:
         model = make_model(config, env)
         model.set_logger(_logger(out / "tb"))
+        warm = {}
+        if config.warm_start:
+            from kinghill.experiments.warm_start import demonstrations, pretrain
+
+            data = demonstrations(config.warm_start, seed=config.seed + 1_000_000)
+            warm = {"decisions": len(data), **pretrain(model, data, seed=config.seed)}
         if config.opponent in POOLED:
             from kinghill.experiments.selfplay import save_snapshot
 
@@ -402,6 +422,7 @@ def train(config: TrainConfig) -> TrainResult:
         episodes=curve.episodes,
         final_reward_mean=curve.last_reward_mean,
         final_win_rate=curve.last_win_rate,
+        extra={"warm_start": warm} if warm else {},
     )
     record = {"config": _jsonable(asdict(config)), "result": _jsonable(asdict(result))}
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
@@ -641,6 +662,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help=f"frames per evaluation, seats alternating (default: {d.eval_frames})",
     )  # fmt: skip
     parser.add_argument(
+        "--ent-coef", type=entropy_coefficient, default=d.ent_coef,
+        help="PPO entropy bonus (default 0)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--warm-start", type=non_negative_int, default=0, metavar="FRAMES",
+        help="maskable-ppo: first imitate the heuristic on FRAMES frames of its play (default 0)",
+    )  # fmt: skip
+    parser.add_argument(
         "--time-limit", type=positive_float, metavar="MINUTES",
         help="stop training after MINUTES of wall time (the model is saved as at the end)",
     )  # fmt: skip
@@ -669,6 +698,17 @@ def checkpoint(text: str) -> Path:
 def agent_list(text: str) -> tuple[str, ...]:
     """``--league``: comma-separated agent names of the registry."""
     return tuple(agent_name(name.strip()) for name in text.split(",") if name.strip())
+
+
+def entropy_coefficient(text: str) -> float:
+    """``--ent-coef``: a finite number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0 (got {text})")
+    return value
 
 
 def even_frames(text: str) -> int:
@@ -747,6 +787,8 @@ def run(args: argparse.Namespace) -> int:
         curriculum=args.curriculum,
         league=args.league,
         time_limit=args.time_limit,
+        warm_start=args.warm_start,
+        ent_coef=args.ent_coef,
     )
     result = train(config)
     print(
