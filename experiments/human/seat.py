@@ -102,7 +102,7 @@ class HumanSeat:
         top = renderer.shape[0]
         if event.type == pygame.QUIT:
             self.close()
-            signal.raise_signal(signal.SIGINT)
+            _interrupt()
         elif event.type == pygame.KEYDOWN and event.key in self._keys:
             controls.command(self._keys[event.key])
         elif event.type == pygame.MOUSEWHEEL:
@@ -180,7 +180,8 @@ class HumanSeat:
         """While a shot is watched, input is dropped; QUIT still stops the frame."""
         for event in self._pygame.event.get():
             if event.type == self._pygame.QUIT:
-                self.handle(event, None)  # type: ignore[arg-type]
+                self.close()
+                _interrupt()
 
     def _watching(self, table: np.ndarray) -> np.ndarray:
         whole = Image.new("RGB", self.size, panel.PANEL_BACK)
@@ -204,3 +205,12 @@ def _score(frame: Frame) -> str:
     """The strip's score line for ``frame``."""
     f = frame
     return scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
+
+
+def _interrupt() -> None:
+    """Stop play as Ctrl-C does: a SIGINT, whose handler raises ``KeyboardInterrupt`` (so that
+    the match runner knows it for the user's, not the agent's); where SIGINT is ignored (a
+    background job), the ``KeyboardInterrupt`` is raised here."""
+    if callable(signal.getsignal(signal.SIGINT)):
+        signal.raise_signal(signal.SIGINT)
+    raise KeyboardInterrupt
