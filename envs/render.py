@@ -307,8 +307,10 @@ class TableRenderer:
             picture = Image.fromarray(self._background)
             pen = ImageDraw.Draw(picture)
             width = max(2, round(self._scale * 0.008))
-            points = [(float(c), float(r)) for c, r in self.to_pixel(np.array(marks.path))]
-            pen.line(points, fill=CALL_LINE, width=width, joint="curve")
+            if len(marks.path) >= 2:  # a pocket alone (a call still being chosen) is ringed only
+                pixels = self.to_pixel(np.array(marks.path))
+                points = [(float(c), float(r)) for c, r in pixels]
+                pen.line(points, fill=CALL_LINE, width=width, joint="curve")
             shape = self.geometry.pockets[marks.pocket]
             ((c, r),) = self.to_pixel(np.array([shape.capture_centre]))
             radius = shape.capture_radius * self._scale + width

@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
 from kinghill.envs.aim import pocket_target
+from kinghill.envs.render import CALL_LINE, TableRenderer
 from kinghill.envs.rules import Call, Decision, ShotClock
-from kinghill.experiments.human import COMMANDS, Controls
+from kinghill.experiments.human import COMMANDS, Controls, panel
 from kinghill.experiments.human.preview import preview
 from kinghill.physics import BREAK_BALL, COLOURED, Cushion, Pocket, Shot, TableState
 
@@ -136,3 +138,22 @@ def test_preview_ends_at_the_first_ball_or_cushion() -> None:
     assert aim.ball == COLOURED and aim.ghost[0] == pytest.approx(2.0 - state.spec.ball_diameter)
     wall = preview(state, 1, math.pi)
     assert wall.ball is None and wall.ghost[0] == pytest.approx(state.spec.radius)
+
+
+def test_a_call_being_built_is_drawn_as_far_as_it_goes() -> None:
+    """A pocket chosen and a route that cannot be meant yet: the picture rings the pocket, the
+    strip says what is missing; nothing raises."""
+    game = _after_break()
+    controls = Controls.start(game.view())
+    controls.command("kind:combination")
+    controls.command("pocket:REAR_LEFT")
+    controls.command(f"touch:{controls.cue_ball}")
+    renderer = TableRenderer(game.spec, 800, 3)
+    line = panel.status(controls, "human")
+    assert "call incomplete" in line and "twice" in line
+    picture = panel.picture(renderer, controls, ("", line, ""))
+    assert picture.shape == (renderer.shape[0] + panel.PANEL_HEIGHT, 800, 3)
+    centre = pocket_target(Pocket.REAR_LEFT, game.spec)
+    column, row = np.round(renderer.to_pixel(centre)).astype(int)
+    around = picture[row - 12 : row + 13, column - 12 : column + 13].astype(int)
+    assert (np.abs(around - CALL_LINE).max(-1) <= 40).any()
