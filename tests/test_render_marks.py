@@ -143,3 +143,15 @@ def test_env_render_shows_the_last_shot_its_cue_ball_call_and_line() -> None:
     assert _near(picture, CALL_LINE, 30).sum() > 100  # the called route and pocket
     assert _near(picture, CUE_RING, 30).sum() > 5
     assert "shoots cue ball" in env._overlay()[1] and "REAR_LEFT" in env._overlay()[1]
+
+
+def test_ball_numbers_are_bold_and_dark_at_800_px() -> None:
+    """At 800 px a ball is 14 px across: its number must be dark and thick enough to read
+    (thin antialiased digits came out grey, under 6% of the ball dark)."""
+    renderer = TableRenderer(SPEC, 800)
+    picture = renderer.draw_state(RACK)
+    ball_px = SPEC.radius * renderer.scale
+    for ball in range(1, 8):
+        disc = _around(renderer, RACK.xy(ball), 0.9 * ball_px)
+        dark = picture[disc].astype(int).mean(-1) < 110
+        assert dark.mean() > 0.12, (ball, dark.mean())
