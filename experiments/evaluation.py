@@ -71,9 +71,10 @@ def evaluate(
 
 
 class WinRateEval(BaseCallback):
-    """Every ``every`` environment steps (and at the end of training), :func:`evaluate` the
-    model's deterministic policy against ``opponent``; log ``eval/win_rate``, append a row to
-    ``DIR/evaluations.csv`` and save ``DIR/best_model.zip`` when the win rate is the best yet.
+    """At the start, every ``every`` environment steps and at the end of training,
+    :func:`evaluate` the model's deterministic policy against ``opponent``; log
+    ``eval/win_rate``, append a row to ``DIR/evaluations.csv`` and save ``DIR/best_model.zip``
+    when the win rate is the best yet.
 
     :param out: the run folder.
     :param action: the action wrapper the model acts through ("masked", "aim" or "flat").
@@ -104,6 +105,10 @@ class WinRateEval(BaseCallback):
         self.best = -1.0
         self._next = every
         self.results: list[tuple[int, EvalResult]] = []
+
+    def _on_training_start(self) -> None:
+        self._next = self.num_timesteps + self.every
+        self._evaluate()  # where learning starts from (a warm start shows here)
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:

@@ -31,7 +31,7 @@ def test_maskable_ppo_trains_evaluates_and_loads_as_a_policy(tmp_path: Path) -> 
     }
     with (out / "evaluations.csv").open() as f:
         rows = list(csv.DictReader(f))
-    assert [int(r["steps"]) for r in rows] == [128, 256]
+    assert [int(r["steps"]) for r in rows] == [0, 128, 256]
     assert all(r["frames"] == "2" and 0.0 <= float(r["win_rate"]) <= 1.0 for r in rows)
     assert (out / "best_model.zip").stat().st_size > 0
     assert (out / "learning_curve.png").read_bytes().startswith(b"\x89PNG")
