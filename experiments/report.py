@@ -224,7 +224,7 @@ def build_report(
             "frames": frames,
             "points": float(points[i].sum()),
             "score": _interval(wilson_interval(points[i].sum(), frames)),
-            "bradley_terry_elo": _interval(ratings[i]) if ratings else None,
+            "bradley_terry_elo": _interval(ratings[i]) if ratings and frames else None,
             "sequential_elo": float(elo[i]),
             "shots_per_frame": _ratio(sum(r.shots for r, _ in seats), frames),
             "fouls_per_frame": _ratio(sums["fouls"], frames),
@@ -242,7 +242,8 @@ def build_report(
         "frames_played": len(records),
         "frames_scheduled": len(config.schedule()),
         "draws": "truncated frames count half a point to each agent",
-        "ratings": "Bradley-Terry (MM fit, one virtual draw per pair), Elo scale, mean 0; "
+        "ratings": "Bradley-Terry (maximum likelihood, one virtual draw per pair), Elo scale, "
+        "mean 0; "
         "95% intervals from the posterior of each pair's score under that prior "
         f"(Beta(points + 1/2, points against + 1/2), refitted; {samples} draws)",
         "breaker_wins": _interval(
