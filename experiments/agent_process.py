@@ -86,7 +86,18 @@ class AgentProcess:
     def decide(self, view: FrameView, limit: float) -> Answer:
         """The agent's answer for ``view``, cut off after ``limit`` seconds (the decision's time
         allowed, or the cap on an untimed one): then the answer is ``timed_out`` and the agent
-        is replaced. Never raises for what the agent does."""
+        is replaced. Never raises for what the agent does. Interrupted itself (Ctrl-C while
+        the agent thinks), it kills the child, whose answer would come too late, and lets the
+        interruption through; the next :meth:`build` starts a fresh one."""
+        try:
+            return self._decide(view, limit)
+        except BaseException:
+            if self._process is not None:
+                self._process.kill()
+            self._stop_child()
+            raise
+
+    def _decide(self, view: FrameView, limit: float) -> Answer:
         conn = self._running()
         started = time.perf_counter()
         try:

@@ -4,6 +4,7 @@ frame seed, and every other misdeed of it (dying, an answer that cannot be sent)
 a fault; play_out cuts each decision at its limit by section 12 or at the untimed cap."""
 
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -111,6 +112,38 @@ def test_a_spec_that_cannot_be_built_raises_its_own_error(seat: AgentProcess) ->
         seat.build("nosuch", 1)
     with pytest.raises((AgentSpecError, AgentStartError)):
         seat.build(f"{__name__}:NoSuchClass", 1)
+
+
+class Slow:
+    """Answers after a second."""
+
+    def act(self, view: FrameView) -> ShotAction:
+        time.sleep(1.0)
+        return ShotAction(Shot(BREAK_BALL, 1.0, 1.0), place=(0.4, 0.8))
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="interrupts itself with SIGALRM")
+def test_an_interrupted_decision_leaves_no_late_answer_behind(seat: AgentProcess) -> None:
+    """Ctrl-C while the agent thinks stops the match; the agent's late answer must not be
+    taken for the answer to a later question (its process is killed, the next build starts
+    a fresh one)."""
+
+    def interrupt(number: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        seat.build(f"{__name__}:Slow", 1)
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            seat.decide(view(), limit=10.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    seat.build(f"{__name__}:HangsWithItsFirstSeed", 1)  # not the hanging seed: it breaks
+    time.sleep(1.0)  # the slow answer would be in the pipe by now
+    answer = seat.decide(view(), limit=10.0)
+    assert answer.fault is None and answer.value == BREAK
 
 
 class RecordingSeat:
