@@ -53,6 +53,7 @@ def encode_state(state: TableState) -> Json:
 
 
 def decode_state(data: Json, spec: TableSpec) -> TableState:
+    """Inverse of :func:`encode_state`."""
     if len(data) != N_BALLS:
         raise ValueError(f"a position holds {N_BALLS} balls, got {len(data)}")
     positions = np.full((N_BALLS, 2), np.nan)
@@ -70,15 +71,18 @@ def encode_shot(shot: Shot) -> Json:
 
 
 def decode_shot(data: Json) -> Shot:
+    """Inverse of :func:`encode_shot`."""
     cue_ball, phi, speed, a, b = data
     return Shot(int(cue_ball), _float(phi), _float(speed), _float(a), _float(b))
 
 
 def encode_touch(touch: Touch) -> Json:
+    """A cushion by name, a ball by id."""
     return touch.name if isinstance(touch, Cushion) else int(touch)
 
 
 def decode_touch(data: Json) -> Touch:
+    """Inverse of :func:`encode_touch`."""
     return Cushion[data] if isinstance(data, str) else int(data)
 
 
@@ -98,6 +102,7 @@ def encode_call(call: Call | None) -> Json:
 
 
 def decode_call(data: Json) -> Call | None:
+    """Inverse of :func:`encode_call`."""
     if data is None:
         return None
     chain = tuple(int(b) for b in data["chain"])
@@ -121,6 +126,7 @@ def encode_event(event: Event) -> Json:
 
 
 def decode_event(data: Json) -> Event:
+    """Inverse of :func:`encode_event`."""
     tag, *rest = data
     if tag == "ball":
         return BallBall(int(rest[0]), int(rest[1]), _float(rest[2]))
@@ -134,10 +140,12 @@ def decode_event(data: Json) -> Event:
 
 
 def encode_result(result: FrameResult | None) -> Json:
+    """``{"winner", "reason"}``, or ``null`` while the frame goes on."""
     return None if result is None else {"winner": result.winner, "reason": result.reason.value}
 
 
 def decode_result(data: Json) -> FrameResult | None:
+    """Inverse of :func:`encode_result`."""
     if data is None:
         return None
     winner = data["winner"]
@@ -163,6 +171,7 @@ def encode_frame(frame: Frame) -> Json:
 
 
 def decode_frame(data: Json) -> Frame:
+    """Inverse of :func:`encode_frame`."""
     return Frame(
         required=_pair(data["required"], int),
         credited=_pair(data["credited"], lambda balls: tuple(int(b) for b in balls)),
@@ -180,6 +189,7 @@ def decode_frame(data: Json) -> Frame:
 
 
 def encode_route(route: Route | None) -> Json:
+    """The observed route ``{"chain", "legs", "pocket"}``, or ``null``."""
     if route is None:
         return None
     pocket = None if route.pocket is None else route.pocket.name
@@ -187,6 +197,7 @@ def encode_route(route: Route | None) -> Json:
 
 
 def decode_route(data: Json) -> Route | None:
+    """Inverse of :func:`encode_route`."""
     if data is None:
         return None
     pocket = None if data["pocket"] is None else Pocket[data["pocket"]]
@@ -217,6 +228,7 @@ def encode_ruling(ruling: Ruling) -> Json:
 
 
 def decode_ruling(data: Json) -> Ruling:
+    """Inverse of :func:`encode_ruling`."""
     ruling = Ruling(
         shooter=int(data["shooter"]),
         cue_ball=None if data["cue_ball"] is None else int(data["cue_ball"]),
@@ -257,6 +269,7 @@ def encode_action(action: Action | None) -> Json:
 
 
 def decode_action(data: Json) -> Action | None:
+    """Inverse of :func:`encode_action`."""
     if data is None:
         return None
     if "play_on" in data:

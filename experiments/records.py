@@ -115,7 +115,9 @@ class FrameShots:
 class FrameRecorder:
     """Collects the decisions of one frame as they are played; :meth:`finish` gives the record."""
 
-    def __init__(self, frame: int, seed: int, agents: tuple[str, str], options: MatchOptions):
+    def __init__(
+        self, frame: int, seed: int, agents: tuple[str, str], options: MatchOptions
+    ) -> None:
         self.frame, self.seed, self.agents, self.options = frame, seed, agents, options
         self.decisions: list[DecisionRecord] = []
 
