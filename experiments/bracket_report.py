@@ -215,6 +215,17 @@ def plot_bracket(report: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
+LABEL_CHARS = 26
+"""Longest entrant name drawn in full in a match box; longer ones keep their ends."""
+
+
+def _short(name: str) -> str:
+    """``name``, or its start and end around an ellipsis when it would not fit the box."""
+    if len(name) <= LABEL_CHARS:
+        return name
+    return f"{name[:8]}…{name[-(LABEL_CHARS - 9) :]}"
+
+
 def _round_title(entry: dict[str, Any]) -> str:
     """``Round 2``, or ``Round 2 (tournament round 5)`` when the numbering starts later."""
     title = f"Round {entry['round']}"
@@ -239,7 +250,7 @@ def _draw_match(axes: Any, x: float, y: float, match: dict[str, Any]) -> None:
         if match["bye"] and side == 1:
             label, score = "bye", ""
         else:
-            label = name or "…"
+            label = _short(name) if name else "…"
             score = str(match["wins"][side]) if "wins" in match else ""
         weight = "bold" if name is not None and name == match["winner"] else "normal"
         axes.text(x - 0.38, y + offset, label, va="center", fontsize=8, weight=weight)
