@@ -32,28 +32,29 @@ from kinghill.physics.resolve.ball_cushion.law import FrameLaw, Rubber
 if TYPE_CHECKING:
     from kinghill.physics.resolve.ball_ball import Motion
 
-STEPS = 3
+STEPS = 2
 """Steps of ``P_I`` per phase (the last one sized to end the phase)."""
 
 
 class Mathavan2010(FrameLaw):
     """Mathavan et al. 2010 as published: ``e`` energetic, friction at the nose and the cloth."""
 
-    __slots__ = ("mu_w", "mu_s", "k", "steps")
+    __slots__ = ("steps", "consts")
 
     def __init__(self, rubber: Rubber, steps: int = STEPS) -> None:
         super().__init__(rubber)
-        self.mu_w, self.mu_s = rubber.mu, rubber.mu_cloth
-        self.k = 2.5 / rubber.radius  # 5 / (2 M R) per unit mass
         if steps < 1:
             raise ValueError(f"Mathavan2010: steps must be at least 1, got {steps}")
         self.steps = steps
-        s, c = self.sin_t, self.cos_t
-        if c - s * self.mu_w - self.mu_s * (s + c * self.mu_w) <= 0.0:
+        mw, ms, s, c, R = rubber.mu, rubber.mu_cloth, self.sin_t, self.cos_t, rubber.radius
+        if c - s * mw - ms * (s + c * mw) <= 0.0:
             raise ValueError(
-                f"Mathavan2010: nose friction {self.mu_w} and cloth friction {self.mu_s} at a "
-                f"nose {rubber.height} m high could keep a ball moving into the cushion forever"
+                f"Mathavan2010: nose friction {mw} and cloth friction {ms} at a nose "
+                f"{rubber.height} m high could keep a ball moving into the cushion forever"
             )
+        # q: the contacts' x slips couple through the spin; s * s + 2.5: I's y' slip answers its
+        # friction less than a free point (the cloth holds z); 2.5 / R: 5 / (2 M R) per unit mass
+        self.consts = (mw, ms, s, c, 2.5 / R, R, 1.0 - 2.5 * s, s * s + 2.5, s - 2.5)
 
     def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
         m = (vx, vy, wx, wy, wz)
@@ -65,16 +66,16 @@ class Mathavan2010(FrameLaw):
         """Compression (``target`` 0: until ``vy`` is 0) or restitution (until the work given
         back, ``-c int vy dP_I``, is ``target``); returns the motion and the phase's work."""
         c = self.cos_t
-        work, rate = 0.0, -c  # d vy / d P_I, from the last step
+        work, rate, cloth = 0.0, -c, (0.0, 0.0)  # d vy / dP_I and the cloth's friction rate
         for n in range(self.steps, 0, -1):
             dp = self._to_end(m[1], rate, target - work) / n
-            trial = self._step(m, dp)
-            if n == 1 and dp > 0.0:  # size the last step on its own rate, to end the phase
-                rate = (trial[1] - m[1]) / dp
+            if dp <= 0.0:
+                break
+            trial, cloth = self._step(m, dp, cloth)
+            rate = (trial[1] - m[1]) / dp
+            if n == 1:  # size the last step on its own rate, to end the phase exactly
                 dp = self._to_end(m[1], rate, target - work)
-                trial = self._step(m, dp)
-            elif dp > 0.0:
-                rate = (trial[1] - m[1]) / dp
+                trial, cloth = self._step(m, dp, cloth)
             work += 0.5 * c * dp * abs(m[1] + trial[1])
             m = trial
         return m, work
@@ -89,21 +90,25 @@ class Mathavan2010(FrameLaw):
         qa, qb = -0.5 * self.cos_t * rate, -self.cos_t * vy
         return 2.0 * left / (qb + math.sqrt(qb * qb + 4.0 * qa * left))
 
-    def _step(self, m: Motion, dp: float) -> Motion:
-        """One step of normal impulse ``dp`` (per unit mass) at I, with its friction at I and C."""
-        mw, s, c, k, R = self.mu_w, self.sin_t, self.cos_t, self.k, self.radius
-        q = 1.0 - 2.5 * s  # the contacts' x slips couple through the spin
+    def _step(
+        self, m: Motion, dp: float, cloth: tuple[float, float]
+    ) -> tuple[Motion, tuple[float, float]]:
+        """One step of normal impulse ``dp`` (per unit mass) at I, with its friction at I and C;
+        ``cloth`` is C's friction per unit ``dp`` in the step before, for its pull on I's slip.
+        Returns the motion and this step's ``cloth``."""
+        mw, ms, s, c, k, R, q, ky, s25 = self.consts
         vx, vy, wx, wy, wz = m
-        # slips at I (eqs 12a-b) and C (13a-b), each driven on by this step's normal impulse
-        gx, gy = vx + (wy * s - wz * c) * R, wx * R - vy * s + s * c * dp
-        ky = s * s + 2.5  # I's y' slip answers its friction less (the cloth holds z)
+        # slip at I (eqs 12a-b) at the step's end without I's own friction
+        gx = vx + (wy * s - wz * c) * R - q * cloth[0] * dp
+        gy = wx * R - vy * s + (s * c + s25 * cloth[1]) * dp
         fx, fy = gx / 3.5, gy / ky  # the friction that stops I's slip (eqs 15a)
         if math.hypot(fx, fy) > mw * dp:  # it slides, against the slip (eqs 17)
             g2 = gx * gx + gy * gy
             f = min(mw * dp / math.sqrt(g2), g2 / (3.5 * gx * gx + ky * gy * gy))
             fx, fy = f * gx, f * gy
-        bound = self.mu_s * max(s * dp + c * fy, 0.0)  # the cloth balances the nose's vertical
-        hx, hy = vx - wy * R - q * fx, vy + wx * R - c * dp + (s - 2.5) * fy
+        bound = ms * max(s * dp + c * fy, 0.0)  # the cloth balances the nose's vertical
+        # slip at C (eqs 13a-b) at the step's end without C's own friction
+        hx, hy = vx - wy * R - q * fx, vy + wx * R - c * dp + s25 * fy
         ex, ey = hx / 3.5, hy / 3.5  # the friction that stops C's slip (eqs 15b)
         f = math.hypot(ex, ey)
         if f > bound:
@@ -114,4 +119,4 @@ class Mathavan2010(FrameLaw):
             wx - k * (fy + ey),
             wy - k * (s * fx - ex),
             wz + k * c * fx,
-        )
+        ), (ex / dp, ey / dp)
