@@ -17,6 +17,12 @@ from kinghill.experiments.human.preview import preview
 from kinghill.physics import BREAK_BALL, COLOURED, Cushion, Pocket, Shot, TableState
 
 
+def object_ball(state: TableState) -> int:
+    """An object ball the break left on the table (the highest numbered; not 3, which the
+    tests touch in combinations): which balls drop in the break is the physics' business."""
+    return max(b for b in state.balls_on_table() if b not in (0, 1, 3))
+
+
 def _after_break(seed: int = 0) -> Game:
     game = Game()
     game.reset(seed=seed, breaker=0)
@@ -50,19 +56,20 @@ def test_break_places_white_1_in_the_house_and_aims_by_clicking() -> None:
 def test_a_ball_clicked_becomes_the_cue_ball_and_the_menu_builds_the_call() -> None:
     game = _after_break()
     controls = Controls.start(game.view())
-    controls.click(game.state.xy(5))
-    assert controls.cue_ball == 5
+    ball = object_ball(game.state)
+    controls.click(game.state.xy(ball))
+    assert controls.cue_ball == ball
     for command in ("kind:double", "pocket:MIDDLE_LEFT", "touch:RIGHT_REAR", "touch:LEFT_REAR"):
         controls.command(command)
-    expected = Call.double(5, Pocket.MIDDLE_LEFT, [Cushion.RIGHT_REAR, Cushion.LEFT_REAR])
+    expected = Call.double(ball, Pocket.MIDDLE_LEFT, [Cushion.RIGHT_REAR, Cushion.LEFT_REAR])
     assert controls.call() == expected
     controls.command("kind:abricol")  # a new kind starts a new route
     controls.command("touch:FRONT")
-    assert controls.call() == Call.abricol(5, Pocket.MIDDLE_LEFT, [Cushion.FRONT])
+    assert controls.call() == Call.abricol(ball, Pocket.MIDDLE_LEFT, [Cushion.FRONT])
     controls.command("kind:combination")
     controls.command("touch:3")
     controls.command("touch:REAR")
-    assert controls.call() == Call.combination(5, [3], Pocket.MIDDLE_LEFT, [Cushion.REAR])
+    assert controls.call() == Call.combination(ball, [3], Pocket.MIDDLE_LEFT, [Cushion.REAR])
     controls.command("speed+")
     controls.command("tip-up")
     controls.command("shoot")

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from test_human_controls import object_ball
 
 from kinghill.envs import Game, ShotAction
 from kinghill.envs.render import CALL_LINE, CUE_RING
@@ -89,7 +90,8 @@ def test_a_whole_called_shot_from_clicks_keys_and_wheel(seat: HumanSeat) -> None
     action is the shot and call the human chose, built with Call.double."""
     game = _after_break()
     state = game.state
-    _click(_table(seat, state.xy(5)))  # cue ball 5
+    ball = object_ball(state)
+    _click(_table(seat, state.xy(ball)))  # the cue ball
     _click(_button(seat, "kind:double"))
     _click(_button(seat, "pocket:MIDDLE_LEFT"))
     _click(_button(seat, "touch:RIGHT_REAR"))
@@ -99,9 +101,9 @@ def test_a_whole_called_shot_from_clicks_keys_and_wheel(seat: HumanSeat) -> None
     _key(pygame.K_RETURN)
     action = seat.act(game.view())
     assert isinstance(action, ShotAction)
-    assert action.call == Call.double(5, Pocket.MIDDLE_LEFT, [Cushion.RIGHT_REAR])
-    assert (action.shot.cue_ball, action.shot.speed, action.shot.b) == (5, 2.75, 0.05)
-    (x5, y5), (x0, y0) = state.xy(5), state.xy(COLOURED)
+    assert action.call == Call.double(ball, Pocket.MIDDLE_LEFT, [Cushion.RIGHT_REAR])
+    assert (action.shot.cue_ball, action.shot.speed, action.shot.b) == (ball, 2.75, 0.05)
+    (x5, y5), (x0, y0) = state.xy(ball), state.xy(COLOURED)
     assert action.shot.phi == pytest.approx(np.arctan2(y0 - y5, x0 - x5), abs=0.02)
     game.play(action)
 
@@ -111,14 +113,15 @@ def test_the_window_shows_the_aim_line_the_ghost_ball_and_the_call(seat: HumanSe
     it toward the coloured ball, the call's magenta route, the chosen buttons highlighted."""
     game = _after_break()
     state = game.state
-    _click(_table(seat, state.xy(5)))
+    ball = object_ball(state)
+    _click(_table(seat, state.xy(ball)))
     _click(_button(seat, "kind:plain"))
     _click(_button(seat, "pocket:REAR_LEFT"))
     _post(pygame.MOUSEMOTION, pos=tuple(round(v) for v in _table(seat, state.xy(0))), rel=(0, 0))
     pygame.time.set_timer(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), 400, 1)
     seat.act(game.view())  # Enter arrives after the window has drawn the choices
     screen = _screen(seat)
-    cue, colour = np.array(_table(seat, state.xy(5))), np.array(_table(seat, state.xy(0)))
+    cue, colour = np.array(_table(seat, state.xy(ball))), np.array(_table(seat, state.xy(0)))
     near = lambda rgb, at: np.abs(screen[at[1], at[0]].astype(int) - rgb).max() <= 50  # noqa: E731
     along = [np.round(cue + t * (colour - cue)).astype(int) for t in np.linspace(0.2, 0.8, 7)]
     whites = [np.abs(screen[r - 1 : r + 2, c - 1 : c + 2].astype(int) - 255).max(-1).min() < 40
@@ -156,7 +159,7 @@ def test_a_whole_frame_through_the_cli_against_random(
     """``kinghill play human random``: the human breaks, the random agent's shots are animated
     between the human's decisions, the frame ends with a winner."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    args = ("play", "human", "random", "--max-shots", "8", "--speed", "40", "--seed", "4")
+    args = ("play", "human", "random", "--max-shots", "8", "--speed", "40", "--seed", "2")
     assert _play_with_timers(*args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("player 0 (human): cue ball 1 at 7.00 m/s, whites only: ")

@@ -7,11 +7,13 @@ the cloth at C; it stays on the cloth (``zdot_G = 0``), so the cloth's normal re
 the vertical parts of the nose's impulse. Both contacts slip (eqs 12a-b at I, 13a-b at C) and
 Coulomb friction opposes each slip, ``mu_w`` at the nose and ``mu_s`` times the cloth's reaction
 at C; a contact that stops slipping rolls (eqs 15a-b). The velocities change with the normal
-impulse ``P_I`` at I as eqs 17 (the increments of eqs 14a-f), the compression phase ends when the
+impulse ``P_I`` at I as eqs 14 and their increments 17, the compression phase ends when the
 ball stops moving into the cushion, and the restitution phase ends when the work of the normal
 force at I during it is ``e^2`` times that of compression (eqs 16a-b; ``e`` is Stronge's
 energetic coefficient). Restitution, friction and the nose height alone fix the rebound: speed,
-spin and angle come out of the integration, with no fitted rebound law.
+spin and angle come out of the integration, with no fitted rebound law. The cushion is rigid, so
+the outcome scales with the speed in; it changes with a shot's speed through the spin the ball
+arrives with (a fast plain ball still slides and comes back less lively than a rolling one).
 
 How it is integrated (the same equations, fewer steps): the paper steps ``P_I`` in 5,000 equal
 explicit steps of eqs 17. Here each phase takes ``steps`` steps, and each step's friction is the
@@ -19,7 +21,8 @@ impulse that would bring that contact's slip to rest by the step's end (static f
 capped by its Coulomb bound (sliding, along the slip): a slip can stop but never reverse within a
 step, so friction never adds energy and a resting contact needs no event. The last step of each
 phase is sized to end it exactly (``vy`` = 0 or the work ``e^2 W_c`` given back), from a trial
-step's rate. The tests compare this with the paper's fine explicit scheme.
+step's rate. Against the paper's fine explicit scheme (tests): the velocity stays within 1.5%
+of the speed in, the rolling-out velocity within 3%, spins within 10% (as surface speeds R w).
 """
 
 from __future__ import annotations
