@@ -73,7 +73,7 @@ class TableSpec:
     def __post_init__(self) -> None:
         for name in ("cushion_law", "jaw_law"):
             law = getattr(self, name)
-            if law not in LAWS:
+            if not isinstance(law, str) or law not in LAWS:
                 raise ValueError(f"TableSpec.{name} must be one of {', '.join(LAWS)}, got {law!r}")
         for f in fields(self):
             if f.type == "str":
