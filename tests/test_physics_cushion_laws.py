@@ -16,6 +16,7 @@ from kinghill.physics.resolve.ball_cushion import (
     SimpleCushion,
     make_law,
 )
+from kinghill.physics.stepper import Table
 
 R = 0.034
 PYRAMID = Rubber(radius=R, height=0.042, e=0.85, mu=0.2, mu_cloth=0.2)
@@ -37,6 +38,18 @@ POOLTOOL = [
         (2.39065, -1.22031, -8.44503, 9.95655, 74.7547),
     ),
 ]
+
+
+HAN_POOLTOOL = [
+    # the same pre-impact states -> pooltool 0.6 han_2005.model.han2005(R=0.034, m=0.28,
+    # h=0.042, e_c=0.85, f_c=0.2), turned into this frame
+    (0.0, -0.83062, -3.46021, 0.0, 0.0),
+    (0.0, -0.7634, 4.94315, 0.0, 0.0),
+    (0.5793, -0.66112, 4.2809, 1.37192, 17.86245),
+    (0.75857, -2.07603, -34.61192, 31.2902, -17.60218),
+    (2.52223, -1.14509, 7.41473, -1.3122, 76.00851),
+]
+"""pooltool's Han 2005 on POOLTOOL's states 1, 2, 3, 5 and 6 (in that order)."""
 
 
 def paper_scheme(rubber: Rubber, m: tuple[float, ...], n: int = 20000) -> tuple[float, ...]:
@@ -126,6 +139,16 @@ def test_mathavan_default_steps_stay_close_to_the_papers_scheme() -> None:
         assert_close_to(law.local(*m), paper_scheme(PYRAMID, m, 5000), math.hypot(m[0], m[1]))
 
 
+@pytest.mark.parametrize(
+    ("before", "after"), zip([POOLTOOL[i][0] for i in (0, 1, 2, 4, 5)], HAN_POOLTOOL, strict=True)
+)
+def test_han_reproduces_pooltools_numbers_on_the_same_states(
+    before: tuple[float, ...], after: tuple[float, ...]
+) -> None:
+    """Han 2005 (eqs 14-23, one impulse) gives pooltool 0.6's han2005 to its five digits."""
+    assert gap(Han2005(PYRAMID).local(*before), after, math.hypot(before[0], before[1])) < 2e-5
+
+
 def test_mathavan_matches_the_papers_scheme_on_the_papers_snooker_ball() -> None:
     """On the paper's own ball and cushion (snooker: R 26.25 mm, h = 7R/5, e 0.98, mu_w 0.14,
     mu_s 0.212), fine steps agree with the paper's 20,000-step explicit scheme within 0.5%."""
@@ -166,3 +189,13 @@ def test_laws_are_picked_by_name_and_a_wrong_name_says_which_exist() -> None:
         TableSpec(cushion_law="stronge")
     with pytest.raises(ValueError, match="jaw_law"):
         TableSpec(jaw_law="")
+
+
+def test_the_jaws_take_their_own_law_and_coefficients() -> None:
+    """``jaw_law``, ``e_jaw`` and ``mu_jaw`` reach the engine's jaws, the cushion's stay on the
+    noses, both at the cushion's nose height."""
+    spec = TableSpec(cushion_law="simple", jaw_law="han_2005", e_jaw=0.7, mu_jaw=0.3)
+    table = Table.of(spec)
+    assert isinstance(table.ball_cushion, SimpleCushion) and isinstance(table.jaw, Han2005)
+    assert table.jaw.rubber == Rubber(spec.radius, spec.cushion_height, 0.7, 0.3, spec.mu_slide)
+    assert table.ball_cushion.rubber == spec.cushion_rubber
