@@ -147,9 +147,11 @@ class AgentProcess:
     def _build(self, seed: int | None) -> None:
         if self._process is None or not self._process.is_alive():
             self._stop_child()
-            spare = self._spare if self._spare is not None and self._spare[0].is_alive() else None
+            spare, self._spare = self._spare, None
+            if spare is not None and not spare[0].is_alive():
+                _stop(*spare)
+                spare = None
             self._process, self._conn = spare or _launch()
-            self._spare = None
             _LIVE.add(self)
         conn = self._running()
         conn.send(("build", (self._spec, seed, self._maker, sys.path)))
