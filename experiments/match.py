@@ -15,7 +15,7 @@ from __future__ import annotations
 import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -76,6 +76,8 @@ def play_out(
         allowed = game.time_allowed()
         view = game.timed_view()
         answer = seats[game.to_move].decide(view, decision_cap if allowed is None else allowed)
+        if answer.timed_out and allowed is None:
+            answer = replace(answer, fault=f"no decision within the {decision_cap:g} s cap")
         yield game.settle(answer)
 
 

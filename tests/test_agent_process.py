@@ -170,7 +170,7 @@ def test_play_out_cuts_timed_shots_at_their_limit_and_the_rest_at_the_cap() -> N
     first, choice = decided[0], decided[1]
     assert first.fault is None and first.turn.ruling.is_foul
     assert "12.4" in str(first.turn.ruling) and "in time" in str(first.turn.ruling)
-    assert choice.fault == "no decision within 2.5 s" and choice.turn.ruling is None
+    assert choice.fault == "no decision within the 2.5 s cap" and choice.turn.ruling is None
     shots = [d for d in decided if d.turn.ruling is not None]
     assert all(d.fault is None and not d.turn.ruling.shot_played for d in shots)  # time fouls
     assert game.frame.result is not None and game.frame.result.reason is EndReason.SECOND_FOUL
@@ -184,5 +184,6 @@ def test_play_out_without_a_clock_cuts_every_decision_at_the_cap() -> None:
     seats = (RecordingSeat(), RecordingSeat())
     decided = list(play_out(game, seats, decision_cap=2.5))
     assert {limit for seat in seats for _, limit in seat.limits} == {2.5}
-    assert decided[0].fault == "no decision within 2.5 s" and decided[0].turn.ruling.is_foul
+    assert decided[0].fault == "no decision within the 2.5 s cap"
+    assert decided[0].turn.ruling.is_foul
     assert isinstance(decided[1].turn.action, ChoiceAction)  # the hung choice: playing on
