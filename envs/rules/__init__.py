@@ -3,6 +3,9 @@
 Per shot: :func:`validate_shot` before it is played, :func:`judge` on its event log, then
 :func:`apply` to the frame and the final table; after a foul the opponent calls :func:`choose`
 (10.4). :class:`ShotClock` and :func:`judge_overtime` cover time control (section 12).
+
+The rules and project rulings that these functions and their rulings cite by number (``7.4``,
+``R-route``) are written out in the repository's ``docs/rules.md``.
 """
 
 from kinghill.envs.rules.apply import apply, choose
