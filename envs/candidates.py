@@ -3,8 +3,11 @@
 A candidate is a cue ball, an object ball and a pocket, played straight in, as a one-cushion
 double of the object ball, or as a one-cushion abricol of the cue ball. Its ``chance`` estimates
 the probability of the pot under execution noise: the aim error of the cue carried through the cut
-to the pocket, against the pocket's window (measured on the project's table: a corner admits about
-+-10 mm head on, a middle pocket +-20 mm, both narrowing with the approach angle).
+to the pocket, against the pocket's window (measured on the project's table, rolling at 2 m/s
+toward :func:`~kinghill.envs.aim.pocket_target`: a corner admits +-6 mm head on, +-3 mm at 30
+degrees and nothing from 45; a middle pocket +-12 mm head on, +-7 mm at 30 degrees, +-1 mm at 45).
+A ball hanging in a mouth is potted into its own pocket; a hanging cue ball is played only along
+lines that clear that pocket's jaw tips.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from kinghill.physics.spec import SPEC_CACHE_SIZE
 
 Point = tuple[float, float]
 
-WINDOW = {"corner": (0.010, math.radians(48.0)), "middle": (0.020, math.radians(60.0))}
+WINDOW = {"corner": (0.006, math.radians(42.0)), "middle": (0.012, math.radians(47.0))}
 """Half-width of the window head on (m), and the approach angle where it closes."""
 MAX_CUT = math.radians(60.0)
 """Cuts thinner than this are not attempted (the brief's "simple cut")."""
@@ -250,18 +253,48 @@ def _blockers(
     return frozenset(found)
 
 
+def _hanging(spec: TableSpec, centres: dict[int, Point]) -> dict[int, Pocket]:
+    """The balls hanging in a pocket's mouth, and the pocket of each."""
+    geometry = TableGeometry.from_spec(spec)
+    found = {}
+    for ball, (x, y) in centres.items():
+        pocket = geometry.hanging_in(x, y)
+        if pocket is not None:
+            found[ball] = pocket
+    return found
+
+
+def _leaves_mouth(spec: TableSpec, pocket: Pocket, start: Point, end: Point) -> bool:
+    """Whether a ball rolling from ``start`` (hanging in ``pocket``'s mouth) toward ``end``
+    clears the pocket's jaw tips on its way out."""
+    geometry = TableGeometry.from_spec(spec)
+    mouth = geometry.pockets[pocket].mouth_centre
+    tips = [el for el in geometry.elements if el[0] == "circle"]
+    return all(
+        segment_clear({-1: (el[2], el[3])}, spec.radius + el[4], start, end, ())
+        for el in tips
+        if math.dist((el[2], el[3]), mouth) < 0.1
+    )
+
+
 def _object_route(
     spec: TableSpec,
     aims: dict[Pocket, tuple[Point, Point]],
     centres: dict[int, Point],
+    hanging: dict[int, Pocket],
     object_ball: int,
     pocket: Pocket,
     double: Cushion | None,
 ) -> _ObjectRoute | None:
     """The object ball's route into ``pocket`` (straight or off ``double``), or None when the
-    pocket is closed from there or more than one ball blocks the way."""
+    pocket is closed from there or more than one ball blocks the way. A ball hanging in a mouth
+    drops at a touch into that pocket, and into no other."""
     obj = centres[object_ball]
     target, axis = aims[pocket]
+    if object_ball in hanging:
+        if hanging[object_ball] is not pocket or double is not None:
+            return None
+        target = TableGeometry.from_spec(spec).pockets[pocket].capture_centre
     points: tuple[Point, ...] = (obj, target)
     if double is not None:
         if double in pocket.adjacent_cushions:
@@ -270,7 +303,7 @@ def _object_route(
         if not _on_cushion(rail, double, spec):
             return None
         points = (obj, rail, target)
-    approach = approach_angle(target, axis, points[-2])
+    approach = 0.0 if object_ball in hanging else approach_angle(target, axis, points[-2])
     if pocket_window(pocket, approach) <= 0:
         return None
     blockers = _blockers(centres, spec.ball_diameter, points, object_ball)
@@ -285,6 +318,7 @@ def _object_route(
 def _pot(
     spec: TableSpec,
     centres: dict[int, Point],
+    hanging: dict[int, Pocket],
     cue_ball: int,
     route: _ObjectRoute,
     abricol: Cushion | None,
@@ -300,6 +334,8 @@ def _pot(
         if not _on_cushion(rail, abricol, spec):
             return None
         cue_points = (cue, rail, ghost)
+    if cue_ball in hanging and not _leaves_mouth(spec, hanging[cue_ball], cue, cue_points[1]):
+        return None
     (ax, ay), (ox, oy), (tx, ty) = cue_points[-2], obj, route.points[1]
     ux, uy, vx, vy = ghost[0] - ax, ghost[1] - ay, tx - ox, ty - oy
     norms = math.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy)) or 1e-12
@@ -346,6 +382,7 @@ def pots(
     The object ball's route to each pocket is worked out once and shared by all cue balls."""
     spec = state.spec
     centres = ball_centres(state)
+    hanging = _hanging(spec, centres)
     cues = [b for b in cue_balls if b in centres]
     ways: list[Cushion | None] = [None, *Cushion] if doubles else [None]
     kicks: list[Cushion | None] = [None, *Cushion]
@@ -354,7 +391,7 @@ def pots(
     for j, object_ball in enumerate(b for b in object_balls if b in centres):
         for pocket in Pocket:
             for double in ways:
-                route = _object_route(spec, aims, centres, object_ball, pocket, double)
+                route = _object_route(spec, aims, centres, hanging, object_ball, pocket, double)
                 if route is None:
                     continue
                 for i, cue_ball in enumerate(cues):
@@ -362,7 +399,7 @@ def pots(
                         continue
                     kick = abricols and double is None and cue_ball != COLOURED
                     for abricol in kicks if kick else ways[:1]:
-                        candidate = _pot(spec, centres, cue_ball, route, abricol, noise)
+                        candidate = _pot(spec, centres, hanging, cue_ball, route, abricol, noise)
                         if candidate is not None:
                             way = (
                                 0

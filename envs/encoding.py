@@ -254,7 +254,7 @@ def encode_action(action: Action, view: FrameView) -> dict[str, Any]:
 OBSERVATION_DOC = """\
 | key | space | meaning (from the view of the player to decide, "me") |
 |---|---|---|
-| `balls` | Box(0, 1, (8, 2)) | ball centres as (x/L, y/W); ball 0 is the coloured ball; (0, 0) when off the table |
+| `balls` | Box(-0.05, 1.05, (8, 2)) | ball centres as (x/L, y/W); ball 0 is the coloured ball; (0, 0) when off the table; a ball hanging in a pocket's mouth lies a little outside [0, 1] |
 | `on_table` | MultiBinary(8) | 1 for each ball on the table |
 | `credited` | MultiDiscrete([8, 8]) | whites credited: me, opponent |
 | `required` | MultiDiscrete([8, 8]) | whites required (handicap): me, opponent |
@@ -266,11 +266,17 @@ OBSERVATION_DOC = """\
 """
 
 
+HANGING_REACH = 0.05
+"""How far outside [0, 1] a normalised ball position may lie: a ball hanging in a pocket's
+mouth has its centre up to about a ball's radius beyond the cushion line (0.02 of the width on
+the default table); the bound leaves room for other tables."""
+
+
 def observation_space() -> spaces.Dict:
     """The structured observation space (see :data:`OBSERVATION_DOC`)."""
     return spaces.Dict(
         {
-            "balls": spaces.Box(0.0, 1.0, (N_BALLS, 2), np.float32),
+            "balls": spaces.Box(-HANGING_REACH, 1.0 + HANGING_REACH, (N_BALLS, 2), np.float32),
             "on_table": spaces.MultiBinary(N_BALLS),
             "credited": spaces.MultiDiscrete([N_BALLS, N_BALLS]),
             "required": spaces.MultiDiscrete([N_BALLS, N_BALLS]),
@@ -332,7 +338,7 @@ def encode_observation(view: FrameView) -> dict[str, Any]:
     on = state.on_table
     balls = np.zeros((N_BALLS, 2), np.float32)
     balls[on] = state.positions[on] / (spec.length, spec.width)
-    np.clip(balls, 0.0, 1.0, out=balls)
+    np.clip(balls, -HANGING_REACH, 1.0 + HANGING_REACH, out=balls)
     return {
         "balls": balls,
         "on_table": on.astype(np.int8),

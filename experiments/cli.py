@@ -46,6 +46,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.bench_physics",
     "kinghill.experiments.bench_env",
     "kinghill.experiments.plot_shots",
+    "kinghill.experiments.pockets",
 )
 """Modules that each mount one subcommand, in the order the help lists them."""
 

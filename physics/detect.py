@@ -66,22 +66,7 @@ def first_circle_contact(
     hx2 = 2.0 * (vx * vx + vy * vy + dx * ax + dy * ay)  # f''(0)
     if f0 <= 0.0 and (d1 < -APPROACH_EPS or (d1 <= APPROACH_EPS and hx2 < -PRESS_EPS)):
         return 0.0  # touching and closing in, or pressed together by the accelerations
-    # f'(t) = c1 + 2 c2 t + 3 c3 t^2 + 4 c4 t^3 ; f''(t) = 2 c2 + 6 c3 t + 12 c4 t^2
-    c4 = hx * hx + hy * hy
-    c3 = 2.0 * (vx * hx + vy * hy)
-    c2 = vx * vx + vy * vy + 2.0 * (dx * hx + dy * hy)
-    c1 = d1
-
-    def f(t: float) -> float:
-        x = dx + (vx + hx * t) * t
-        y = dy + (vy + hy * t) * t
-        return x * x + y * y - r2
-
-    def df(t: float) -> float:
-        return c1 + t * (2.0 * c2 + t * (3.0 * c3 + t * 4.0 * c4))
-
-    crit = [t for t in _critical_points(c1, c2, c3, c4, df) if 0.0 < t < horizon]
-    crit.append(horizon)
+    f, c2, c3, c4, crit = _squared_gap(dx, dy, vx, vy, hx, hy, r2, horizon)
     # Walk the monotone pieces. While f stays <= 0 (rounding) the bodies are still in the
     # contact just resolved, or in a graze: a minimum there is no new contact, a maximum is where
     # they turn back in (pressed). Otherwise the first fall through zero is the contact.
@@ -100,6 +85,45 @@ def first_circle_contact(
             return _bracketed_root(f, ta, tb, fa)
         ta, fa = tb, fb
     return INF
+
+
+def first_circle_exit(
+    dx: float, dy: float, vx: float, vy: float, ax: float, ay: float, reach: float, horizon: float
+) -> float:
+    """First t in (0, horizon] at which ``|D + V t + A t^2/2|`` rises past ``reach``, for a path
+    that starts inside (or on) the circle (else inf)."""
+    f, *_, crit = _squared_gap(dx, dy, vx, vy, 0.5 * ax, 0.5 * ay, reach * reach, horizon)
+    ta, fa = 0.0, min(f(0.0), 0.0)
+    for tb in crit:
+        fb = f(tb)
+        if fb > 0.0:
+            return _bracketed_root(f, ta, tb, fa) if fa < 0.0 else ta
+        ta, fa = tb, fb
+    return INF
+
+
+def _squared_gap(  # type: ignore[no-untyped-def]
+    dx: float, dy: float, vx: float, vy: float, hx: float, hy: float, r2: float, horizon: float
+):
+    """``f(t) = |D + V t + H t^2|^2 - r2`` with its coefficients c2..c4 and the ends of its
+    monotone pieces in (0, horizon] (critical points, then the horizon)."""
+    # f'(t) = c1 + 2 c2 t + 3 c3 t^2 + 4 c4 t^3 ; f''(t) = 2 c2 + 6 c3 t + 12 c4 t^2
+    c4 = hx * hx + hy * hy
+    c3 = 2.0 * (vx * hx + vy * hy)
+    c2 = vx * vx + vy * vy + 2.0 * (dx * hx + dy * hy)
+    c1 = 2.0 * (dx * vx + dy * vy)
+
+    def f(t: float) -> float:
+        x = dx + (vx + hx * t) * t
+        y = dy + (vy + hy * t) * t
+        return x * x + y * y - r2
+
+    def df(t: float) -> float:
+        return c1 + t * (2.0 * c2 + t * (3.0 * c3 + t * 4.0 * c4))
+
+    crit = [t for t in _critical_points(c1, c2, c3, c4, df) if 0.0 < t < horizon]
+    crit.append(horizon)
+    return f, c2, c3, c4, crit
 
 
 def _critical_points(c1: float, c2: float, c3: float, c4: float, df) -> list[float]:  # type: ignore[no-untyped-def]

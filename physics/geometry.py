@@ -1,11 +1,18 @@
-"""Table geometry: cushion noses, pocket jaws (angled facings, rounded tips) and pocket captures.
+"""Table geometry: cushion noses, pocket jaws (rounded tips, angled facings), shelves, fall edges.
 
-Every pocket is built the same way from its mouth: the two *jaw points* where the pocket cuts the
-cushion noses lie ``mouth`` apart; from each, a straight *facing* runs into the pocket, opened by
-``jaw_angle`` from the pocket's axis (real pyramid jaws widen behind the mouth, which is what lets
-a ball running along a cushion fall in), and the sharp corner between nose and facing is rounded
-with the jaw radius. A ball whose centre enters the pocket's *capture circle* (just behind the
-mouth, over the slate's edge) has passed the point of no return and is pocketed.
+Every pocket is built the same way, in its own frame (the *axis* points from the table into the
+pocket, *across* is perpendicular to it):
+
+- the two jaw tips are circles of the jaw radius, tangent to their cushion's nose line, whose
+  nearest points lie ``mouth`` apart: the **mouth** is the free gap a ball meets at the jaws'
+  narrowest point, on the *mouth line* through the tips' centres;
+- from each tip a straight **facing** runs into the pocket, opened from the axis by the facing
+  angle (0: parallel facings); the tip's arc joins nose and facing without a corner;
+- the slate's circular pocket cut ends in the **fall edge**, which crosses the axis at the fall
+  depth (behind the mouth line, or in front of it where the rubber tips overhang the cut): a
+  ball whose centre passes it has passed the point of no return and drops;
+- between the playing area and the fall edge lies the **shelf**, slate on which a ball can
+  still come to rest off the playing area: it *hangs* in the mouth and stays in play.
 
 Contact elements for the engine are plain tuples (fast to read on the hot path):
 ``("line", cushion, px, py, qx, qy, nx, ny, jaw)`` with the unit normal ``n`` pointing to the
@@ -22,34 +29,37 @@ from functools import lru_cache
 from kinghill.physics.names import Cushion, Pocket
 from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
-JAW_ANGLE = {"corner": math.radians(30.0), "middle": math.radians(12.0)}
-"""Opening of each jaw facing from the pocket axis (rad); tuned so rail shots drop (see tests)."""
-FACING_LENGTH = 0.06
-"""Length of a jaw facing into the pocket (m); the capture comes well before its end."""
-CAPTURE_DEPTH = {"corner": 0.004, "middle": 0.010}
-"""Depth of the capture circle's near edge behind the mouth line (m)."""
-
+Point = tuple[float, float]
 Element = tuple  # ("line", cushion, px, py, qx, qy, nx, ny, jaw) | ("circle", cushion, cx, cy, r)
+HOLD_TOLERANCE = 1e-9
+"""A resting ball may overlap a jaw or reach over the fall edge by this much (m): rounding."""
 
 
 @dataclass(frozen=True)
 class PocketShape:
-    """One pocket: its mouth, aim point and capture circle (the point of no return).
+    """One pocket: its mouth, shelf and fall edge.
 
-    :param mouth_centre: middle of the segment between the two jaw points.
-    :param aim: where to send a ball's centre to drop it (the capture circle's centre).
+    :param kind: ``"corner"`` or ``"middle"``.
+    :param mouth_centre: middle of the mouth, on the mouth line through the jaw tips' centres.
+    :param mouth_ends: the two jaws' nearest points (``mouth`` apart), in the order of
+        ``pocket.adjacent_cushions``.
     :param axis: unit vector from the table into the pocket.
-    :param capture_centre: centre of the capture circle.
-    :param capture_radius: a ball whose centre enters this circle is pocketed.
+    :param aim: where the fall edge crosses the axis; a ball's centre sent there drops.
+    :param capture_centre: centre of the slate's circular cut; its edge is the fall edge.
+    :param capture_radius: a ball whose centre comes within this of ``capture_centre`` drops.
+    :param throat: closed outline of the room between the jaws (nose ends, tips, facings), in
+        which a ball's centre may stand off the playing area, in front of the fall edge.
     """
 
     pocket: Pocket
-    mouth_centre: tuple[float, float]
-    aim: tuple[float, float]
-    axis: tuple[float, float]
-    capture_centre: tuple[float, float]
+    kind: str
+    mouth_centre: Point
+    mouth_ends: tuple[Point, Point]
+    axis: Point
+    aim: Point
+    capture_centre: Point
     capture_radius: float
-    jaw_points: tuple[tuple[float, float], tuple[float, float]]
+    throat: tuple[Point, ...]
 
 
 @dataclass(frozen=True)
@@ -60,8 +70,8 @@ class CushionShape:
     """
 
     cushion: Cushion
-    nose: tuple[tuple[float, float], tuple[float, float]]
-    outline: tuple[tuple[float, float], ...]
+    nose: tuple[Point, Point]
+    outline: tuple[Point, ...]
 
 
 @dataclass(frozen=True)
@@ -82,96 +92,191 @@ class TableGeometry:
         """The geometry of ``spec`` (memoised for the most recent specs: they are frozen)."""
         return _build(spec)
 
+    def on_playing_area(self, x: float, y: float) -> bool:
+        """Whether a ball's centre at (x, y) lies over the playing area: at least R inside every
+        cushion nose line (a ball there touches no jaw and no other pocket edge)."""
+        r, s = self.spec.radius - HOLD_TOLERANCE, self.spec
+        return r <= x <= s.length - r and r <= y <= s.width - r
 
-def _unit(x: float, y: float) -> tuple[float, float]:
+    def hanging_in(self, x: float, y: float) -> Pocket | None:
+        """The pocket in whose mouth a ball with its centre at (x, y) can stand (off the playing
+        area, clear of the jaws, in front of the fall edge); None if there is none."""
+        if self.on_playing_area(x, y):
+            return None
+        for shape in self.pockets.values():
+            if _inside(shape.throat, x, y) or (
+                0.0 <= x <= self.spec.length
+                and 0.0 <= y <= self.spec.width
+                and math.dist((x, y), shape.mouth_centre) < 2 * self.spec.ball_diameter
+            ):
+                far = shape.capture_radius - HOLD_TOLERANCE
+                if math.dist((x, y), shape.capture_centre) >= far and self._clear(x, y):
+                    return shape.pocket
+        return None
+
+    def holds(self, x: float, y: float) -> bool:
+        """Whether a ball's centre may stand at (x, y): on the playing area or hanging in a
+        mouth."""
+        return self.on_playing_area(x, y) or self.hanging_in(x, y) is not None
+
+    def _clear(self, x: float, y: float) -> bool:
+        """Whether a ball at (x, y) overlaps no nose, tip or facing (within rounding)."""
+        reach = self.spec.radius - HOLD_TOLERANCE
+        for el in self.elements:
+            if el[0] == "circle":
+                if math.hypot(x - el[2], y - el[3]) < el[4] + reach:
+                    return False
+            elif _segment_distance(x, y, el[2], el[3], el[4], el[5]) < reach:
+                return False
+        return True
+
+
+def _segment_distance(x: float, y: float, px: float, py: float, qx: float, qy: float) -> float:
+    ex, ey = qx - px, qy - py
+    t = max(0.0, min(1.0, ((x - px) * ex + (y - py) * ey) / (ex * ex + ey * ey)))
+    return math.hypot(x - px - t * ex, y - py - t * ey)
+
+
+def _inside(polygon: tuple[Point, ...], x: float, y: float) -> bool:
+    """Whether (x, y) lies inside ``polygon`` (even-odd rule)."""
+    inside = False
+    for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
+
+
+def _unit(x: float, y: float) -> Point:
     n = math.hypot(x, y)
     return (x / n, y / n)
 
 
 @dataclass(frozen=True)
-class _Jaw:
-    cushion: Cushion
-    point: tuple[float, float]  # sharp corner where nose and facing meet
-    along: tuple[float, float]  # unit direction of the nose, pointing toward the pocket
-    normal: tuple[float, float]  # nose normal into the table
+class _Frame:
+    """A pocket's kind, mouth centre, axis, and its jaws' cushions with their nose normals (into
+    the table) and sides (+1: across the axis to the left of it, -1: to the right)."""
+
+    kind: str
+    centre: Point
+    axis: Point
+    jaws: tuple[tuple[Cushion, Point, float], tuple[Cushion, Point, float]]
 
 
-def _pocket_frame(spec: TableSpec, pocket: Pocket) -> tuple[str, _Jaw, _Jaw]:
-    """The pocket's kind and its two jaws, in the order of ``pocket.adjacent_cushions``."""
+def _pocket_frame(spec: TableSpec, pocket: Pocket) -> _Frame:
     L, W = spec.length, spec.width
     if pocket in (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT):
+        r = spec.middle_jaw_radius
         y, ny = (W, -1.0) if pocket is Pocket.MIDDLE_LEFT else (0.0, 1.0)
-        h = spec.middle_mouth / 2
         front, rear = pocket.adjacent_cushions
-        return (
+        axis = (0.0, -ny)
+        # left of the axis is (-ay, ax): for MIDDLE_LEFT (axis +y) that is -x, the front side
+        side = 1.0 if pocket is Pocket.MIDDLE_LEFT else -1.0
+        return _Frame(
             "middle",
-            _Jaw(front, (L / 2 - h, y), (1.0, 0.0), (0.0, ny)),
-            _Jaw(rear, (L / 2 + h, y), (-1.0, 0.0), (0.0, ny)),
+            (L / 2, y - ny * r),
+            axis,
+            ((front, (0.0, ny), side), (rear, (0.0, ny), -side)),
         )
+    r = spec.corner_jaw_radius
     short, long_ = pocket.adjacent_cushions
     cx = 0.0 if pocket in (Pocket.FRONT_LEFT, Pocket.FRONT_RIGHT) else L
     cy = W if pocket in (Pocket.FRONT_LEFT, Pocket.REAR_LEFT) else 0.0
-    k = spec.corner_mouth / math.sqrt(2)
     sx = 1.0 if cx == 0.0 else -1.0  # direction from the corner into the table along x
     sy = 1.0 if cy == 0.0 else -1.0
-    return (
-        "corner",
-        _Jaw(short, (cx, cy + sy * k), (0.0, -sy), (sx, 0.0)),
-        _Jaw(long_, (cx + sx * k, cy), (-sx, 0.0), (0.0, sy)),
+    axis = _unit(-sx, -sy)
+    # the tips' centres lie r behind both noses: the mouth line is this far from the corner
+    back = spec.corner_mouth / 2 + r - math.sqrt(2.0) * r
+    centre = (cx - axis[0] * back, cy - axis[1] * back)
+    left = (-axis[1], axis[0])
+    short_side = 1.0 if left[1] * sy > 0 else -1.0  # the short cushion's jaw lies along +-y
+    return _Frame(
+        "corner", centre, axis, ((short, (sx, 0.0), short_side), (long_, (0.0, sy), -short_side))
     )
 
 
-def _jaw_parts(
-    jaw: _Jaw, axis: tuple[float, float], opening: float, radius: float
-) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]:
-    """Nose end, tip-circle centre, facing start and facing direction of one rounded jaw."""
-    jx, jy = jaw.point
-    # the facing leaves the jaw point along the axis, turned away from the pocket's middle
-    side = (-axis[1], axis[0])  # across the axis, away from the other jaw
-    if side[0] * jaw.along[0] + side[1] * jaw.along[1] > 0:
-        side = (axis[1], -axis[0])
-    c, s = math.cos(opening), math.sin(opening)
-    fx, fy = axis[0] * c + side[0] * s, axis[1] * c + side[1] * s
-    # facing normal pointing into the gap (toward the pocket's middle)
-    gx, gy = -fy, fx
-    if gx * side[0] + gy * side[1] > 0:
-        gx, gy = -gx, -gy
-    nx, ny = jaw.normal
-    # tip centre: inside the cushion, `radius` behind both the nose and the facing
-    # solve (C-J).n = -r and (C-J).g = -r
-    det = nx * gy - ny * gx
-    cx = jx + (-radius * gy + radius * ny) / det
-    cy = jy + (-nx * radius + gx * radius) / det
-    nose_end = (cx + radius * nx, cy + radius * ny)
-    facing_start = (cx + radius * gx, cy + radius * gy)
-    return nose_end, (cx, cy), facing_start, (fx, fy)
+def _fall_reach(spec: TableSpec, kind: str) -> float:
+    """How deep behind the mouth line a ball's centre running down a facing meets the fall edge.
+
+    The slate's cut must span the throat there (else a ball could roll on beside the fall edge):
+    a clear error if it does not.
+    """
+    dims = spec.pocket(kind)
+    mouth, radius, opening, depth, cut = (
+        dims.mouth,
+        dims.jaw_radius,
+        dims.facing_angle,
+        dims.fall_depth,
+        dims.fall_radius,
+    )
+    c, t = math.cos(opening), math.tan(opening)
+    d = depth
+    for _ in range(50):  # the centre's room widens with depth, the cut's edge recedes with width
+        half = max(0.0, mouth / 2 + radius * (1 - c) + (d - radius * math.sin(opening)) * t)
+        half = max(0.0, half - spec.radius / c)
+        if half >= 0.98 * cut:
+            raise ValueError(
+                f"TableSpec.{kind}_fall_radius ({cut} m) is too small: the slate's cut must span "
+                f"the room between the facings ({half:.4f} m either side of the axis)"
+            )
+        d = depth + cut - math.sqrt(cut * cut - half * half)
+    return d
 
 
 @lru_cache(maxsize=SPEC_CACHE_SIZE)
 def _build(spec: TableSpec) -> TableGeometry:
     elements: list[Element] = []
     pockets: dict[Pocket, PocketShape] = {}
-    nose_ends: dict[Cushion, list[tuple[float, float]]] = {c: [] for c in Cushion}
-    jaw_outlines: dict[Cushion, list[list[tuple[float, float]]]] = {c: [] for c in Cushion}
+    nose_ends: dict[Cushion, list[Point]] = {c: [] for c in Cushion}
+    jaw_outlines: dict[Cushion, list[list[Point]]] = {c: [] for c in Cushion}
     for pocket in Pocket:
-        kind, j1, j2 = _pocket_frame(spec, pocket)
-        radius = spec.corner_jaw_radius if kind == "corner" else spec.middle_jaw_radius
-        mx, my = (j1.point[0] + j2.point[0]) / 2, (j1.point[1] + j2.point[1]) / 2
-        ax, ay = _unit(j1.normal[0] + j2.normal[0], j1.normal[1] + j2.normal[1])
-        axis = (-ax, -ay)
-        for jaw in (j1, j2):
-            nose_end, centre, f0, (fx, fy) = _jaw_parts(jaw, axis, JAW_ANGLE[kind], radius)
-            f1 = (f0[0] + fx * FACING_LENGTH, f0[1] + fy * FACING_LENGTH)
-            gx, gy = (f0[0] - centre[0]) / radius, (f0[1] - centre[1]) / radius
-            elements.append(("circle", jaw.cushion, centre[0], centre[1], radius))
-            elements.append(("line", jaw.cushion, f0[0], f0[1], f1[0], f1[1], gx, gy, True))
-            nose_ends[jaw.cushion].append(nose_end)
-            arc = _arc(centre, radius, jaw.normal, (gx, gy))
-            jaw_outlines[jaw.cushion].append([*arc, f1])
-        depth = CAPTURE_DEPTH[kind]
-        rc = (spec.corner_mouth if kind == "corner" else spec.middle_mouth) / 2
-        cc = (mx + axis[0] * (depth + rc), my + axis[1] * (depth + rc))
-        pockets[pocket] = PocketShape(pocket, (mx, my), cc, axis, cc, rc, (j1.point, j2.point))
+        frame = _pocket_frame(spec, pocket)
+        dims = spec.pocket(frame.kind)
+        radius, mouth, opening = dims.jaw_radius, dims.mouth, dims.facing_angle
+        fall_depth, fall_radius = dims.fall_depth, dims.fall_radius
+        (ox, oy), (ax, ay) = frame.centre, frame.axis
+        left = (-ay, ax)
+        depth = max(_fall_reach(spec, frame.kind), radius) + 1.5 * spec.ball_diameter
+        ends: list[Point] = []
+        sides: list[list[Point]] = []
+        for cushion, normal, side in frame.jaws:
+            ex, ey = side * left[0], side * left[1]  # across, from the axis toward this jaw
+            cx, cy = ox + ex * (mouth / 2 + radius), oy + ey * (mouth / 2 + radius)
+            c, s = math.cos(opening), math.sin(opening)
+            gx, gy = -c * ex + s * ax, -c * ey + s * ay  # facing normal, into the gap
+            fx, fy = s * ex + c * ax, s * ey + c * ay  # facing direction, into the pocket
+            f0 = (cx + radius * gx, cy + radius * gy)
+            length = (depth - radius * s) / c
+            f1 = (f0[0] + fx * length, f0[1] + fy * length)
+            elements.append(("circle", cushion, cx, cy, radius))
+            elements.append(("line", cushion, f0[0], f0[1], f1[0], f1[1], gx, gy, True))
+            nose_ends[cushion].append((cx + radius * normal[0], cy + radius * normal[1]))
+            arc = _arc((cx, cy), radius, normal, (gx, gy))
+            jaw_outlines[cushion].append([*arc, f1])
+            ends.append((cx - ex * radius, cy - ey * radius))
+            sides.append([*arc, f1])
+        capture = (ox + ax * (fall_depth + fall_radius), oy + ay * (fall_depth + fall_radius))
+        r = spec.radius
+        nearest = (
+            min(max(capture[0], r), spec.length - r),
+            min(max(capture[1], r), spec.width - r),
+        )
+        if math.dist(nearest, capture) <= fall_radius:
+            raise ValueError(
+                f"TableSpec.{frame.kind}_fall_depth ({fall_depth} m) puts the fall edge within "
+                "reach of a ball standing on the playing area: move it deeper into the pocket"
+            )
+        throat = tuple(sides[0]) + tuple(reversed(sides[1]))
+        pockets[pocket] = PocketShape(
+            pocket=pocket,
+            kind=frame.kind,
+            mouth_centre=(ox, oy),
+            mouth_ends=(ends[0], ends[1]),
+            axis=(ax, ay),
+            aim=(ox + ax * fall_depth, oy + ay * fall_depth),
+            capture_centre=capture,
+            capture_radius=fall_radius,
+            throat=throat,
+        )
     cushions: dict[Cushion, CushionShape] = {}
     for cushion in Cushion:
         (px, py), (qx, qy) = nose_ends[cushion]
@@ -186,16 +291,14 @@ def _build(spec: TableSpec) -> TableGeometry:
     return TableGeometry(spec, pockets, cushions, tuple(elements))
 
 
-def _arc(
-    centre: tuple[float, float], radius: float, n0: tuple[float, float], n1: tuple[float, float]
-) -> list[tuple[float, float]]:
+def _arc(centre: Point, radius: float, n0: Point, n1: Point) -> list[Point]:
     """Points of the rounded tip from the nose normal ``n0`` to the facing normal ``n1``."""
     a0, a1 = math.atan2(n0[1], n0[0]), math.atan2(n1[1], n1[0])
     d = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi
     return [
         (
-            centre[0] + radius * math.cos(a0 + d * i / 6),
-            centre[1] + radius * math.sin(a0 + d * i / 6),
+            centre[0] + radius * math.cos(a0 + d * i / 8),
+            centre[1] + radius * math.sin(a0 + d * i / 8),
         )
-        for i in range(7)
+        for i in range(9)
     ]

@@ -13,6 +13,7 @@ import math
 import pymunk
 
 from kinghill.physics.cloth import RESTING
+from kinghill.physics.detect import INF
 from kinghill.physics.events import CentreLine, Event
 from kinghill.physics.names import N_BALLS
 from kinghill.physics.resolve.ball_ball import Motion
@@ -38,10 +39,17 @@ def run_fixed_step(
     R = table.cloth.radius
     half = table.spec.centre_line_x
     t, steps = 0.0, 0
-    while any(loop.on[b] and loop.phase[b] != RESTING for b in range(N_BALLS)):
+    while any(
+        loop.on[b] and (loop.phase[b] != RESTING or loop.falling[b][1] is not None)
+        for b in range(N_BALLS)
+    ):
         steps += 1
         t = steps * dt
-        moving = [b for b in range(N_BALLS) if loop.on[b] and loop.phase[b] != RESTING]
+        moving = [
+            b
+            for b in range(N_BALLS)
+            if loop.on[b] and (loop.phase[b] != RESTING or loop.falling[b][1] is not None)
+        ]
         for b in moving:
             while loop.tend[b] <= t and loop.phase[b] != RESTING:
                 loop.end_phase(b)
@@ -79,6 +87,18 @@ def run_fixed_step(
     )
 
 
+def _falls(loop: _Loop, b: int, capture: tuple, t: float, over: bool) -> bool:
+    """Track ball b over the hole of ``capture``: whether it has sunk out of reach by ``t``."""
+    gone, pocket = loop.falling[b]
+    if pocket is None and over:
+        loop.falling[b] = (t + loop.t.fall_time, capture[1])
+    elif pocket == capture[1] and not over:
+        if not loop.t.back_over_edge(capture[1], loop.x[b], loop.y[b]):
+            return True  # left the hole on its far side: the pocket's back
+        loop.falling[b] = (INF, None)
+    return pocket == capture[1] and over and t >= gone
+
+
 def _touch_table(
     loop: _Loop, b: int, events: list[Event], t: float, R: float, changed: set[int]
 ) -> None:
@@ -88,7 +108,7 @@ def _touch_table(
     for shape in table.space.bb_query(pymunk.BB(x - R, y - R, x + R, y + R), table.filter):
         el = table.targets[shape]
         if el[0] == "capture":
-            if math.hypot(x - el[2], y - el[3]) < el[4]:
+            if _falls(loop, b, el, t, math.hypot(x - el[2], y - el[3]) < el[4]):
                 loop.drop(b, el[1], events, t)
                 return
         elif el[0] == "line":

@@ -17,6 +17,21 @@ recently used ones, so that a user drawing a new table per episode keeps flat me
 
 
 @dataclass(frozen=True)
+class PocketDimensions:
+    """The dimensions of one kind of pocket (corner or middle), read from a :class:`TableSpec`."""
+
+    mouth: float
+    jaw_radius: float
+    facing_angle: float
+    fall_depth: float
+    fall_radius: float
+
+
+SIGNED = ("corner_fall_depth", "middle_fall_depth")
+"""The spec's values that may be negative."""
+
+
+@dataclass(frozen=True)
 class TableSpec:
     """Every dimension (m, kg, s) and coefficient of the table; each value is overridable.
 
@@ -31,13 +46,36 @@ class TableSpec:
     ball_diameter: float = 0.068
     ball_mass: float = 0.280
     corner_mouth: float = 0.073
-    """Opening of a corner pocket between its jaw tips."""
+    """Free gap of a corner pocket: between its rounded jaws at their narrowest point."""
     middle_mouth: float = 0.083
-    """Opening of a middle pocket between its jaw tips."""
+    """Free gap of a middle pocket: between its rounded jaws at their narrowest point."""
     corner_jaw_radius: float = 0.005
-    """Rounding radius of a corner jaw tip."""
+    """Rounding radius of a corner jaw tip (where the nose turns into the facing)."""
     middle_jaw_radius: float = 0.011
     """Rounding radius of a middle jaw tip."""
+    corner_facing_angle: float = math.radians(4.0)
+    """How far each corner facing opens from the pocket's axis behind the mouth (rad, 0 = parallel
+    facings; at least 0, so that the mouth stays the narrowest point)."""
+    middle_facing_angle: float = math.radians(5.0)
+    """How far each middle facing opens from the pocket's axis behind the mouth (rad)."""
+    corner_fall_depth: float = -0.012
+    """Where the fall edge (the point of no return) crosses a corner pocket's axis, measured
+    behind the mouth line through the jaw tips' centres (negative: in front of it). The fall edge
+    is the edge of the slate's circular cut, which reaches under the overhanging rubber tips; the
+    slate between the playing area and the fall edge is the shelf, on which a ball can still rest
+    hanging in the mouth. A ball whose centre passes the fall edge drops."""
+    middle_fall_depth: float = 0.0
+    """Where the fall edge crosses a middle pocket's axis, behind its mouth line (see
+    :attr:`corner_fall_depth`)."""
+    corner_fall_radius: float = 0.060
+    """Radius of the circular cut in the slate whose edge is the corner pocket's fall edge."""
+    middle_fall_radius: float = 0.070
+    """Radius of the slate's cut at a middle pocket."""
+    fall_drop: float = 0.002
+    """How far a ball whose centre has passed a fall edge must sink before no jaw can put it back
+    on the slate (m). It takes ``sqrt(2 fall_drop / g)`` (20 ms by default): a ball that comes
+    back over the edge sooner, thrown off a jaw, lands on the shelf and stays in play. This is why
+    a fast ball that meets a jaw rattles out while a slow one drops."""
     cushion_height: float = 0.042
     """Height of the cushion nose above the cloth."""
     gravity: float = 9.81
@@ -61,8 +99,10 @@ class TableSpec:
     """Ball-cushion sliding friction."""
     jaw_law: str = "mathavan_2010"
     """The pocket jaws' (tips and facings) impact law, by name, as ``cushion_law``."""
-    e_jaw: float = 0.5
-    """Restitution of the pocket jaws: deader than the cushion noses."""
+    e_jaw: float = 0.8
+    """Restitution of the pocket jaws (tips and facings): live rubber, a little deader than the
+    noses (the tips are backed by less rubber). Chosen with ``fall_drop`` and the fall depths so
+    that the pockets accept what a pyramid table's do (see ``kinghill pockets``)."""
     mu_jaw: float = 0.2
     """Ball-jaw sliding friction."""
     mu_ball_a: float = 0.00995
@@ -85,7 +125,7 @@ class TableSpec:
                 or not math.isfinite(value)
             ):
                 raise ValueError(f"TableSpec.{f.name} must be a finite number, got {value!r}")
-            if value < 0:
+            if value < 0 and f.name not in SIGNED:
                 raise ValueError(f"TableSpec.{f.name} must not be negative, got {value!r}")
         for name in ("length", "width", "ball_diameter", "ball_mass", "gravity"):
             if getattr(self, name) <= 0:
@@ -101,6 +141,12 @@ class TableSpec:
                 raise ValueError(
                     f"TableSpec.{name} ({getattr(self, name)} m) must be wider than a ball "
                     f"({self.ball_diameter} m)"
+                )
+        for name in ("corner_facing_angle", "middle_facing_angle"):
+            if getattr(self, name) >= math.radians(60.0):
+                raise ValueError(
+                    f"TableSpec.{name} must be under 60 degrees (pi/3 rad), "
+                    f"got {getattr(self, name)}"
                 )
         for name in ("e_ball", "e_cushion", "e_jaw"):
             if getattr(self, name) > 1:
@@ -118,6 +164,9 @@ class TableSpec:
 
         make_law(self.cushion_law, self.cushion_rubber)  # each law's own limits, said early
         make_law(self.jaw_law, self.jaw_rubber)
+        from kinghill.physics.geometry import TableGeometry  # the pockets' shapes check the rest
+
+        TableGeometry.from_spec(self)
 
     @property
     def cushion_rubber(self) -> Rubber:
@@ -130,6 +179,17 @@ class TableSpec:
     def jaw_rubber(self) -> Rubber:
         """The jaws' coefficients (their nose at the cushion's height)."""
         return Rubber(self.radius, self.cushion_height, self.e_jaw, self.mu_jaw, self.mu_slide)
+
+    def pocket(self, kind: str) -> PocketDimensions:
+        """The dimensions of the ``"corner"`` or ``"middle"`` pockets."""
+        if kind not in ("corner", "middle"):
+            raise ValueError(f"pocket kind must be 'corner' or 'middle', got {kind!r}")
+        return PocketDimensions(
+            *(
+                getattr(self, f"{kind}_{name}")
+                for name in ("mouth", "jaw_radius", "facing_angle", "fall_depth", "fall_radius")
+            )
+        )
 
     @property
     def radius(self) -> float:

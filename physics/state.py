@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS
+from kinghill.physics.geometry import TableGeometry
+from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, Pocket
 from kinghill.physics.spec import TableSpec
 
 RACK_GAP = 1e-4
@@ -30,8 +31,10 @@ def _type_name(value: object) -> str:
 class TableState:
     """Ball positions (8 x 2, m) and which balls are on the table; immutable and cheap to copy.
 
-    Ball 0 is the coloured ball, 1-7 the whites. The position of a ball that is off the table
-    (pocketed) is NaN. Use the methods below to derive new states; each validates what it makes.
+    Ball 0 is the coloured ball, 1-7 the whites. A ball on the table stands on the playing area
+    or hangs in a pocket's mouth (:meth:`hanging_in`); the position of a ball that is off the
+    table (pocketed) is NaN. Use the methods below to derive new states; each validates what it
+    makes.
     """
 
     spec: TableSpec
@@ -69,10 +72,11 @@ class TableState:
         x, y = float(xy[0]), float(xy[1])
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError(f"ball {ball}: position ({x}, {y}) is not a finite number")
-        if not (r - 1e-12 <= x <= s.length - r + 1e-12 and r - 1e-12 <= y <= s.width - r + 1e-12):
+        if not TableGeometry.from_spec(s).holds(x, y):
             raise ValueError(
-                f"ball {ball} at ({x:.4f}, {y:.4f}) is not on the playing area: its centre must "
-                f"lie in [{r}, {s.length - r}] x [{r}, {s.width - r}]"
+                f"ball {ball} at ({x:.4f}, {y:.4f}) is not on the table: its centre must lie on "
+                f"the playing area [{r}, {s.length - r}] x [{r}, {s.width - r}], or hang in a "
+                "pocket's mouth clear of the jaws and short of the fall edge"
             )
 
     def _check_no_overlap(self) -> None:
@@ -97,6 +101,15 @@ class TableState:
         if not self.on_table[ball]:
             raise ValueError(f"ball {ball} is not on the table")
         return (float(self.positions[ball, 0]), float(self.positions[ball, 1]))
+
+    def hanging_in(self, ball: int) -> Pocket | None:
+        """The pocket in whose mouth ``ball`` hangs (off the playing area, short of the fall
+        edge), or None when it stands on the playing area or is off the table."""
+        self._check_id(ball)
+        if not self.on_table[ball]:
+            return None
+        x, y = self.positions[ball].tolist()
+        return TableGeometry.from_spec(self.spec).hanging_in(x, y)
 
     def in_house(self, ball: int) -> bool:
         """Whether the ball's centre lies in the house (on the house line counts as outside)."""

@@ -22,6 +22,7 @@ from kinghill.physics.detect import (
     INF,
     TIME_TOL,
     first_circle_contact,
+    first_circle_exit,
     first_gap_closure,
     quadratic_roots,
 )
@@ -37,12 +38,10 @@ PUSH_SPEED = 1e-3
 ball(s) are brought to their rolling state at once and the balls leave with a common normal
 speed (both only remove energy), instead of an endless train of ever smaller impacts. A ball
 touching a cushion or jaw this slowly leans on it (:meth:`_Loop.lean`)."""
-EDGE_TOLERANCE = 1e-12
-"""A ball at rest this far (m) beyond the playing area's edge is still on it (rounding)."""
 MAX_EVENTS = 20000
 """Safety cap on events per shot (a real shot has a few hundred at most)."""
 
-_PHASE, _CUSHION, _POCKET, _CENTRE = 0, 1, 2, 3
+_PHASE, _CUSHION, _POCKET, _CENTRE, _FALL, _LAND = 0, 1, 2, 3, 4, 5
 Planned = tuple[float, int, Any]
 """A ball's next own event: (time, kind, what it meets)."""
 _PAIRS = tuple((i, j) for i in range(N_BALLS) for j in range(i + 1, N_BALLS))
@@ -66,6 +65,7 @@ class Table:
         self.space = pymunk.Space()
         self.filter = pymunk.ShapeFilter()
         self.targets: dict[pymunk.Shape, tuple] = {}
+        self.axes: dict[Pocket, tuple[float, float]] = {}
         body = self.space.static_body
         for el in self.geometry.elements:
             if el[0] == "line":
@@ -76,18 +76,17 @@ class Table:
         for pocket, ps in self.geometry.pockets.items():
             shape = pymunk.Circle(body, ps.capture_radius, ps.capture_centre)
             self.targets[shape] = ("capture", pocket, *ps.capture_centre, ps.capture_radius)
+            self.axes[pocket] = ps.axis
         self.space.add(*self.targets)
+        self.fall_time = math.sqrt(2.0 * spec.fall_drop / spec.gravity)
+        """How long a ball's centre must stay past a fall edge to sink out of reach (s)."""
 
-    def on_playing_area(self, x: float, y: float) -> bool:
-        """Whether a ball's centre at (x, y) lies over the playing area (not in a mouth), up to
-        the rounding that :class:`TableState` accepts."""
-        r, s = self.cloth.radius - EDGE_TOLERANCE, self.spec
-        return r <= x <= s.length - r and r <= y <= s.width - r
-
-    def nearest_pocket(self, x: float, y: float) -> Pocket:
-        """The pocket whose mouth is nearest to (x, y)."""
-        pockets = self.geometry.pockets.values()
-        return min(pockets, key=lambda p: math.dist(p.mouth_centre, (x, y))).pocket
+    def back_over_edge(self, pocket: Pocket, x: float, y: float) -> bool:
+        """Whether a ball leaving ``pocket``'s hole at (x, y) comes back over the fall edge onto
+        the shelf (the hole's near half), rather than meeting the pocket's back (its far half)."""
+        cx, cy = self.geometry.pockets[pocket].capture_centre
+        ax, ay = self.axes[pocket]
+        return (x - cx) * ax + (y - cy) * ay < 0.0
 
     @staticmethod
     def of(spec: TableSpec) -> Table:
@@ -156,6 +155,8 @@ class _Loop:
         half = table.spec.centre_line_x
         self.side = [1.0 if x >= half else -1.0 for x in self.x]
         self.own: list[Planned] = [(INF, _PHASE, None)] * n
+        self.falling: list[tuple[float, Any]] = [(INF, None)] * n
+        """Per ball over a pocket's hole: when it has sunk out of reach, and the pocket."""
         self.pair = [INF] * len(_PAIRS)
         self.paths: list[list[tuple[float, ...]]] | None = None
         if record_paths:
@@ -203,17 +204,12 @@ class _Loop:
         if self.paths is not None:
             self.paths[i].append((self.t0[i], x, y, self.vx[i], self.vy[i], ax, ay))
 
-    def settle(self, i: int, events: list[Event], t: float) -> None:
-        """Start ball i's new phase; a ball come to rest over a pocket mouth drops in."""
-        self.start_phase(i)
-        if self.phase[i] == RESTING and not self.t.on_playing_area(self.x[i], self.y[i]):
-            self.drop(i, self.t.nearest_pocket(self.x[i], self.y[i]), events, t)
-
-    def stop(self, i: int, events: list[Event], t: float) -> None:
-        """Bring ball i to rest where it is (side spin goes on decaying)."""
+    def stop(self, i: int) -> None:
+        """Bring ball i to rest where it is (side spin goes on decaying); a ball at rest in a
+        mouth, short of the fall edge, hangs there and stays in play."""
         self.vx[i] = self.vy[i] = self.wx[i] = self.wy[i] = 0.0
         if self.on[i]:
-            self.settle(i, events, t)
+            self.start_phase(i)
 
     def end_phase(self, i: int) -> None:
         """Snap the state exactly onto the next phase at the end of the current one."""
@@ -226,11 +222,15 @@ class _Loop:
 
     # ---- planning ----------------------------------------------------------------------------
     def plan_own(self, i: int, now: float) -> None:
-        """Ball i's next phase end, cushion/jaw contact, capture or centre-line crossing."""
+        """Ball i's next phase end, cushion/jaw contact, fall edge (passing it or coming back
+        over it) or centre-line crossing; a ball over a hole drops once it has sunk."""
+        gone, falling_into = self.falling[i]
         if self.phase[i] == RESTING:
-            self.own[i] = (INF, _PHASE, None)
+            self.own[i] = (gone, _POCKET, falling_into) if gone < INF else (INF, _PHASE, None)
             return
         best: Planned = (self.tend[i], _PHASE, None)
+        if gone < best[0]:
+            best = (gone, _POCKET, falling_into)
         horizon = self.tend[i] - now
         dt = now - self.t0[i]
         ax, ay = self.ax[i], self.ay[i]
@@ -257,7 +257,7 @@ class _Loop:
                     u = cx * ex + cy * ey
                     if 0.0 <= u <= ex * ex + ey * ey and now + tc < best[0]:
                         best = (now + tc, _CUSHION, (cushion, nx, ny, None, jaw))
-            else:
+            elif kind == "circle" or falling_into is None:
                 reach = el[4] + R if kind == "circle" else el[4]
                 tc = first_circle_contact(
                     x - el[2], y - el[3], vx, vy, ax, ay, reach, min(horizon, best[0] - now)
@@ -266,7 +266,13 @@ class _Loop:
                     if kind == "circle":
                         best = (now + tc, _CUSHION, (el[1], 0.0, 0.0, (el[2], el[3]), True))
                     else:
-                        best = (now + tc, _POCKET, el[1])
+                        best = (now + tc, _FALL, el[1])
+            elif el[1] == falling_into:
+                tc = first_circle_exit(
+                    x - el[2], y - el[3], vx, vy, ax, ay, el[4], min(horizon, best[0] - now)
+                )
+                if now + tc < best[0]:
+                    best = (now + tc, _LAND, el[1])
         # centre line: the first time x crosses L/2 moving to the other side
         side = self.side[i]
         for tc in quadratic_roots(x - self.t.spec.centre_line_x, vx, 0.5 * ax):
@@ -340,13 +346,13 @@ class _Loop:
                 self.rebase(i, t)
                 self.rebase(j, t)
                 self.collide(i, j, events, t)
-                self.settle(i, events, t)
-                self.settle(j, events, t)
+                self.start_phase(i)
+                self.start_phase(j)
                 self.replan((i, j), t)
                 if pair[k] <= t + TIME_TOL:
                     # still closing after the response (a press the rules above missed): stop
-                    self.stop(i, events, t)
-                    self.stop(j, events, t)
+                    self.stop(i)
+                    self.stop(j)
                     self.replan((i, j), t)
             else:
                 t, kind, data = ob
@@ -355,7 +361,7 @@ class _Loop:
                 now = t
                 if kind == _PHASE:
                     self.end_phase(b)
-                    self.settle(b, events, t)
+                    self.start_phase(b)
                     self.replan((b,), t)
                     continue
                 if kind == _CENTRE:
@@ -367,13 +373,26 @@ class _Loop:
                     self.rebase(b, t)
                     self.drop(b, data, events, t)
                     continue
+                if kind in (_FALL, _LAND):
+                    # past the fall edge the ball sinks; back over it in time, it is on the slate
+                    # (unless it left the hole on the far side: then it met the pocket's back)
+                    self.rebase(b, t)
+                    if kind == _FALL:
+                        self.falling[b] = (t + self.t.fall_time, data)
+                    elif self.t.back_over_edge(data, self.x[b], self.y[b]):
+                        self.falling[b] = (INF, None)
+                    else:
+                        self.drop(b, data, events, t)
+                        continue
+                    self.plan_own(b, t)
+                    continue
                 self.rebase(b, t)
                 self.bounce(b, data, events, t)
-                self.settle(b, events, t)
+                self.start_phase(b)
                 self.replan((b,), t)
                 if own[b][0] <= t + TIME_TOL and own[b][2] == data:
                     # still pressed into the same cushion or jaw after the response: it stops
-                    self.stop(b, events, t)
+                    self.stop(b)
                     self.replan((b,), t)
             if self.energies is not None:
                 self.energies.append(self.energy(now))
@@ -400,6 +419,7 @@ class _Loop:
         """Ball b falls into ``pocket`` at time t and leaves the game."""
         self.on[b] = False
         self.phase[b] = RESTING
+        self.falling[b] = (INF, None)
         self.wz[b] = 0.0
         events.append(Pocketed(b, Pocket(pocket), t))
         for k, _ in _PAIRS_OF[b]:

@@ -12,6 +12,7 @@ from kinghill.physics import (
     Pocketed,
     Shot,
     TableGeometry,
+    TableSpec,
     simulate,
 )
 
@@ -37,30 +38,46 @@ def test_straight_in_along_the_centre_line_drops_at_any_speed(pocket: Pocket, sp
     assert not res.final.on_table[1]
 
 
-@pytest.mark.parametrize("speed", [0.5, 0.8, 1.0, 1.5])
-@pytest.mark.parametrize(
-    ("start", "phi", "pocket"),
-    [
-        ((L - 0.8, R), 0.0, Pocket.REAR_RIGHT),
-        ((L - 0.8, W - R), 0.0, Pocket.REAR_LEFT),
-        ((0.8, R), math.pi, Pocket.FRONT_RIGHT),
-        ((0.8, W - R), math.pi, Pocket.FRONT_LEFT),
-    ],
-)
+RAILS = [
+    ((L - 0.8, R), 0.0, Pocket.REAR_RIGHT),
+    ((L - 0.8, W - R), 0.0, Pocket.REAR_LEFT),
+    ((0.8, R), math.pi, Pocket.FRONT_RIGHT),
+    ((0.8, W - R), math.pi, Pocket.FRONT_LEFT),
+]
+
+
+@pytest.mark.parametrize("speed", [0.5, 0.8, 1.0, 1.2])
+@pytest.mark.parametrize(("start", "phi", "pocket"), RAILS)
 def test_ball_rolling_along_long_cushion_drops_in_corner(
     start: tuple[float, float], phi: float, pocket: Pocket, speed: float
 ) -> None:
-    """Test 6: a ball rolling along a long cushion into a corner at moderate speed drops (the
-    opened jaw facings and dead jaws take it in)."""
+    """A ball rolling frozen along a long cushion into a corner drops at soft to moderate pace:
+    it passes over the slate's cut under the near jaw's overhang slowly enough to sink before
+    the far jaw can throw it back."""
     got, _ = pocketed_in(start, phi, speed)
     assert got is pocket
+
+
+@pytest.mark.parametrize("speed", [2.0, 3.0])
+@pytest.mark.parametrize(("start", "phi", "pocket"), RAILS[:2])
+def test_fast_ball_along_the_cushion_rattles_out_of_the_corner(
+    start: tuple[float, float], phi: float, pocket: Pocket, speed: float
+) -> None:
+    """Faster, the same rail ball crosses the hole in less than the time it takes to sink
+    (``fall_drop``), meets the far jaw head on and is thrown back out: a 73 mm mouth leaves
+    51.6 mm across a ball running along the rail, so the far jaw is always in its way."""
+    got, res = pocketed_in(start, phi, speed)
+    assert got is None
+    assert any(
+        isinstance(e, BallCushion) and e.cushion is not Cushion.RIGHT_REAR for e in res.events
+    )
 
 
 @pytest.mark.parametrize("speed", [0.5, 1.0, 2.0])
 def test_ball_hitting_a_jaw_at_a_bad_angle_rattles_out(speed: float) -> None:
     """Test 6: straight onto the rounded tip of a corner jaw: it bounces out, logged as a touch
     of the cushion the jaw belongs to."""
-    jaw = GEOMETRY.pockets[Pocket.REAR_RIGHT].jaw_points[1]  # on the right rear cushion
+    jaw = GEOMETRY.pockets[Pocket.REAR_RIGHT].mouth_ends[1]  # on the right rear cushion
     got, res = pocketed_in((jaw[0] - 0.004, 0.4), -math.pi / 2, speed)
     assert got is None
     touches = [e for e in res.events if isinstance(e, BallCushion)]
@@ -68,12 +85,12 @@ def test_ball_hitting_a_jaw_at_a_bad_angle_rattles_out(speed: float) -> None:
 
 
 def test_geometry_mouths_aims_and_captures() -> None:
-    """Jaw points are a mouth apart; aims and capture circles lie beyond the playing area, out
-    of reach of any ball centre that stays on it."""
+    """The mouth's ends are a mouth apart; aims and capture circles lie beyond the playing area,
+    out of reach of any ball centre that stays on it."""
     assert len(GEOMETRY.pockets) == 6 and len(GEOMETRY.cushions) == 6
     for pocket, p in GEOMETRY.pockets.items():
         mouth = SPEC.middle_mouth if pocket.name.startswith("MIDDLE") else SPEC.corner_mouth
-        assert math.dist(*p.jaw_points) == pytest.approx(mouth)
+        assert math.dist(*p.mouth_ends) == pytest.approx(mouth, abs=1e-12)
         cx, cy = p.capture_centre
         nearest = (min(max(cx, R), L - R), min(max(cy, R), W - R))
         assert math.dist(nearest, (cx, cy)) > p.capture_radius
@@ -81,3 +98,52 @@ def test_geometry_mouths_aims_and_captures() -> None:
     for cushion, c in GEOMETRY.cushions.items():
         assert len(c.outline) >= 8, cushion
         assert c.cushion is cushion
+
+
+@pytest.mark.parametrize("pocket", list(Pocket))
+def test_the_mouth_is_the_free_gap_at_the_jaws_narrowest_point(pocket: Pocket) -> None:
+    """The free gap between the rounded tips is the spec's mouth (73 / 83 mm), and nowhere
+    behind the tips do the facings come closer: the mouth is the narrowest point (1 um)."""
+    p = GEOMETRY.pockets[pocket]
+    mouth = SPEC.middle_mouth if p.kind == "middle" else SPEC.corner_mouth
+    a, b = pocket.adjacent_cushions
+    tips = [el for el in GEOMETRY.elements if el[0] == "circle" and el[1] in (a, b)]
+    tips = [el for el in tips if math.dist((el[2], el[3]), p.mouth_centre) < 0.1]
+    assert len(tips) == 2
+    (_, _, x0, y0, r0), (_, _, x1, y1, r1) = tips
+    assert math.dist((x0, y0), (x1, y1)) - r0 - r1 == pytest.approx(mouth, abs=1e-9)
+    facings = [el for el in GEOMETRY.elements if el[0] == "line" and el[8] and el[1] in (a, b)]
+    facings = [el for el in facings if math.dist((el[2], el[3]), p.mouth_centre) < 0.1]
+    (_, _, px, py, qx, qy, _, _, _), other = facings
+    for t in (0.0, 0.25, 0.5, 1.0):  # points down the other facing, measured to this one
+        ox, oy = other[2] + t * (other[4] - other[2]), other[3] + t * (other[5] - other[3])
+        ex, ey = qx - px, qy - py
+        u = max(0.0, min(1.0, ((ox - px) * ex + (oy - py) * ey) / (ex * ex + ey * ey)))
+        assert math.hypot(ox - px - u * ex, oy - py - u * ey) >= mouth - 1e-9
+
+
+def test_the_fall_edge_lies_where_the_spec_puts_it() -> None:
+    """Each pocket's aim point (where the fall edge crosses the axis) lies the fall depth behind
+    the mouth line, and the slate's cut has the spec's radius."""
+    for p in GEOMETRY.pockets.values():
+        depth = SPEC.corner_fall_depth if p.kind == "corner" else SPEC.middle_fall_depth
+        cut = SPEC.corner_fall_radius if p.kind == "corner" else SPEC.middle_fall_radius
+        along = (p.aim[0] - p.mouth_centre[0]) * p.axis[0] + (
+            p.aim[1] - p.mouth_centre[1]
+        ) * p.axis[1]
+        assert along == pytest.approx(depth, abs=1e-12)
+        assert p.capture_radius == cut
+        assert math.dist(p.aim, p.capture_centre) == pytest.approx(cut, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("corner_fall_depth", -0.02, "within reach of a ball standing on the playing area"),
+        ("middle_fall_radius", 0.005, "too small"),
+        ("corner_facing_angle", math.radians(70.0), "under 60 degrees"),
+    ],
+)
+def test_spec_refuses_pockets_that_cannot_be_built(field: str, value: float, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TableSpec(**{field: value})
