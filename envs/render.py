@@ -7,7 +7,8 @@ rear) to the right, so the house is at the left, and y (toward the left side) up
 
 Cushions, jaws and pockets are drawn from :class:`~kinghill.physics.TableGeometry`, the shapes the
 physics plays on: each cushion's outline (nose, rounded jaw tips, facings), the slate between the
-facings of each pocket, and the pocket's capture circle (where a ball's centre drops) in black.
+facings of each pocket, and the pocket's hole (the slate's cut, whose edge is the fall edge: a ball
+whose centre passes it drops) in black.
 """
 
 from __future__ import annotations
@@ -86,19 +87,14 @@ class ShotMarks:
 
 
 def _overhang(geometry: TableGeometry) -> float:
-    """How far the cushions and pocket captures reach outside the cushion noses (m)."""
+    """How far the cushions reach outside the cushion noses (m); the pockets' holes, which run
+    on under the rail, are drawn as far as the picture goes."""
     spec = geometry.spec
-    reach = [
+    return max(
         max(-x, -y, x - spec.length, y - spec.width)
         for cushion in geometry.cushions.values()
         for x, y in cushion.outline
-    ]
-    reach += [
-        max(-x, -y, x - spec.length, y - spec.width) + pocket.capture_radius
-        for pocket in geometry.pockets.values()
-        for x, y in [pocket.capture_centre]
-    ]
-    return max(reach)
+    )
 
 
 def _slate(geometry: TableGeometry) -> list[Point]:

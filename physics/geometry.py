@@ -31,6 +31,9 @@ from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
 Point = tuple[float, float]
 Element = tuple  # ("line", cushion, px, py, qx, qy, nx, ny, jaw) | ("circle", cushion, cx, cy, r)
+FACING_MARGIN = 0.010
+"""The facings reach this far (m) beyond the deepest place where a ball touching one meets the
+fall edge: deeper in, a ball is over the hole."""
 HOLD_TOLERANCE = 1e-9
 """A resting ball may overlap a jaw or reach over the fall edge by this much (m): rounding."""
 
@@ -235,7 +238,7 @@ def _build(spec: TableSpec) -> TableGeometry:
         fall_depth, fall_radius = dims.fall_depth, dims.fall_radius
         (ox, oy), (ax, ay) = frame.centre, frame.axis
         left = (-ay, ax)
-        depth = max(_fall_reach(spec, frame.kind), radius) + 1.5 * spec.ball_diameter
+        depth = max(_fall_reach(spec, frame.kind), radius) + spec.radius + FACING_MARGIN
         ends: list[Point] = []
         sides: list[list[Point]] = []
         for cushion, normal, side in frame.jaws:

@@ -83,10 +83,11 @@ class Table:
 
     def back_over_edge(self, pocket: Pocket, x: float, y: float) -> bool:
         """Whether a ball leaving ``pocket``'s hole at (x, y) comes back over the fall edge onto
-        the shelf (the hole's near half), rather than meeting the pocket's back (its far half)."""
+        the shelf (on the hole's near half, between the jaws), rather than meeting the pocket's
+        back (anywhere else)."""
         cx, cy = self.geometry.pockets[pocket].capture_centre
         ax, ay = self.axes[pocket]
-        return (x - cx) * ax + (y - cy) * ay < 0.0
+        return (x - cx) * ax + (y - cy) * ay < 0.0 and self.geometry.holds(x, y)
 
     @staticmethod
     def of(spec: TableSpec) -> Table:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from kinghill.envs.rules import spot, spot_point
-from kinghill.physics import COLOURED, N_BALLS, TableSpec, TableState
+from kinghill.physics import COLOURED, N_BALLS, Pocket, TableGeometry, TableSpec, TableState
 
 SPEC = TableSpec()
 R, L, YC = SPEC.radius, SPEC.length, SPEC.width / 2
@@ -62,3 +62,14 @@ def test_everything_spotted_before_the_next_shot_11_4() -> None:
     state = TableState.rack().remove(0).remove(2).remove(5)
     after = spot(state, (0, 2, 5))
     assert set(after.balls_on_table()) == set(range(N_BALLS))
+
+
+def test_spotting_leaves_a_hanging_ball_where_it_hangs() -> None:
+    """A white hanging in the rear-right corner's mouth stays there; whites and the coloured ball
+    are spotted as usual (11.1, 11.2)."""
+    corner = TableGeometry.from_spec(SPEC).pockets[Pocket.REAR_RIGHT]
+    # on the pocket's axis 1 mm in front of the fall edge: off the playing area, in the mouth
+    hanging = (corner.aim[0] - 0.001 * corner.axis[0], corner.aim[1] - 0.001 * corner.axis[1])
+    state = spot(table(b3=hanging, b1=(1.0, 0.5)), [COLOURED, 4])
+    assert state.hanging_in(3) is not None and state.xy(3) == hanging
+    assert state.xy(COLOURED) == (REAR_X, YC) and state.xy(4) == (CUSHION_X, YC)
