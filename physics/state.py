@@ -74,9 +74,9 @@ class TableState:
             raise ValueError(f"ball {ball}: position ({x}, {y}) is not a finite number")
         if not TableGeometry.from_spec(s).holds(x, y):
             raise ValueError(
-                f"ball {ball} at ({x:.4f}, {y:.4f}) is not on the table: its centre must lie on "
-                f"the playing area [{r}, {s.length - r}] x [{r}, {s.width - r}], or hang in a "
-                "pocket's mouth clear of the jaws and short of the fall edge"
+                f"ball {ball} at ({x:.4f}, {y:.4f}) is not on the playing area nor hanging in a "
+                f"pocket's mouth: its centre must lie in [{r}, {s.length - r}] x "
+                f"[{r}, {s.width - r}], or in a mouth clear of the jaws and short of the fall edge"
             )
 
     def _check_no_overlap(self) -> None:

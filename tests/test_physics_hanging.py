@@ -29,7 +29,7 @@ def test_state_holds_a_ball_in_the_mouth_and_nowhere_off_the_table() -> None:
     assert TableState.of(SPEC, {3: (1.0, 0.8)}).hanging_in(3) is None
     tip = (L / 2 - SPEC.middle_mouth / 2 - SPEC.middle_jaw_radius, -SPEC.middle_jaw_radius)
     for bad in [(tip[0] + 0.02, 0.0), (L / 2, MIDDLE.aim[1] - 0.001), (1.0, 0.01)]:
-        with pytest.raises(ValueError, match="is not on the table"):
+        with pytest.raises(ValueError, match="not on the playing area nor hanging"):
             TableState.of(SPEC, {3: bad})
 
 

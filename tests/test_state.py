@@ -30,7 +30,7 @@ def test_place_rejects_overlap_and_off_table() -> None:
     s = TableState.rack()
     with pytest.raises(ValueError, match="overlap"):
         s.place(1, s.xy(2))
-    with pytest.raises(ValueError, match="is not on the table: its centre"):
+    with pytest.raises(ValueError, match="not on the playing area nor hanging"):
         s.place(1, (0.01, 0.5))
     with pytest.raises(ValueError, match="finite"):
         s.place(1, (float("nan"), 0.5))
