@@ -2,10 +2,16 @@
 
 Each ball moves on a quadratic path within its cloth phase (:mod:`cloth`), so the engine never
 integrates: it asks, for every ball, when its phase ends, when it first meets a cushion, jaw,
-capture circle or the centre line, and for every pair when the balls touch (:mod:`detect`), jumps
+fall edge or the centre line, and for every pair when the balls touch (:mod:`detect`), jumps
 to the earliest of these, resolves it (:mod:`resolve`) and re-plans only the balls it changed.
-Pymunk holds the static table (cushion noses, jaw tips and facings, pocket captures) and answers
-the broad phase: which of them a ball's swept box over its current phase can reach.
+Pymunk holds the static table (cushion noses, jaw tips and facings, the pockets' holes) and
+answers the broad phase: which of them a ball's swept box over its current phase can reach.
+
+A ball whose centre passes a fall edge is over the hole: it drops once it has stayed there for
+the time it takes to sink out of a jaw's reach (``TableSpec.fall_drop``), or when it leaves the
+hole anywhere but back over the fall edge between the jaws (it met the pocket's back); back over
+the edge in time, it lands on the shelf and plays on. A ball at rest short of the fall edge,
+off the playing area, hangs in the mouth and stays in play.
 """
 
 from __future__ import annotations
