@@ -6,7 +6,7 @@ the AEC env. A signal's ``KeyboardInterrupt`` still stops play; engine errors st
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import gymnasium as gym
@@ -154,7 +154,17 @@ def test_engine_errors_are_not_taken_for_agent_faults(monkeypatch: pytest.Monkey
         game.settle(Answer(BREAK))
 
 
+@pytest.fixture
+def terminal_sigint() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt, as in a terminal, even where the test runner was started
+    with SIGINT ignored (a background job, some CI runners)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.skipif(os.name != "posix", reason="sends itself a signal")
+@pytest.mark.usefixtures("terminal_sigint")
 def test_a_real_ctrl_c_still_stops_play_while_an_agent_thinks() -> None:
     """SIGINT during act(): the signal's KeyboardInterrupt propagates; an agent's own does not."""
 

@@ -162,6 +162,12 @@ def test_agents_that_raise_return_garbage_and_hang_are_charged_and_the_tournamen
     assert not marked_processes(marker)  # every agent process ended with the command
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """In the child: SIGINT back to its default, so Python turns it into KeyboardInterrupt even
+    where the test runner was started with SIGINT ignored (a background job, some CI runners)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_the_tournament_though_an_agent_raises_keyboard_interrupt(
     tmp_path: Path,
 ) -> None:
@@ -177,6 +183,7 @@ def test_ctrl_c_stops_the_tournament_though_an_agent_raises_keyboard_interrupt(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_sigint_as_in_a_terminal,
     )
     try:
         wait_for_lines(process, log, 4, timeout=90)
