@@ -81,14 +81,27 @@ class PolicyAgent:
     :param path: the checkpoint (``.zip``) saved by ``kinghill train`` or SB3's ``model.save``.
     :param action: the action wrapper it was trained with, ``"aim"``, ``"flat"`` or
         ``"masked"``; by default "masked" for a MaskablePPO checkpoint, else "aim".
+    :param deterministic: play the policy's most likely action (default); False samples it
+        (``policy:PATH?deterministic=false``), from torch's generator seeded with ``seed``.
+    :param seed: seeds the sampling (the frame's seed in tournaments), so frames replay.
     """
 
-    def __init__(self, path: str | Path, action: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        action: str | None = None,
+        deterministic: bool = True,
+        seed: int | None = None,
+    ) -> None:
         self.path = Path(path)
         model = load_model(path)
         if action is None:
             action = "masked" if type(model).__name__ == "MaskablePPO" else "aim"
-        self.policy = FrozenPolicy(model, action=action)
+        if not deterministic and seed is not None:
+            import torch
+
+            torch.manual_seed(seed)
+        self.policy = FrozenPolicy(model, action=action, deterministic=deterministic)
 
     def act(self, view: FrameView) -> Action:
         return self.policy.act(view)

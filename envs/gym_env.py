@@ -34,6 +34,9 @@ from kinghill.physics import NoiseModel, TableSpec
 
 LEARNER = 0
 """The learning seat is player 0; the opponent is player 1."""
+REDRAWS = 100
+"""A frame the opponent finishes before the learner's first decision (a run-out from its break)
+is drawn again, with new noise, up to this many times."""
 Breaker = Literal["random", "learner", "opponent", "alternate"]
 
 
@@ -68,7 +71,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     ## Starting State
     The opening rack (R-rack); who breaks follows ``breaker`` ("random": drawn from the seed).
-    When the opponent breaks, ``reset`` plays its break before returning.
+    When the opponent breaks, ``reset`` plays its break before returning; a frame it finishes
+    before the learner's first decision (a run-out from the break) is drawn again with new noise,
+    so every episode has a learner decision.
     ``reset(options={{"balls": {{0: (x, y), ...}}, "credited": (me, opp), "required": (me, opp),
     "fouls": (me, opp), "to_move": "learner" | "opponent"}})`` starts instead from that position
     at a shot (:mod:`kinghill.envs.start`; a bad value is a ``ValueError`` naming it).
@@ -174,14 +179,19 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             )
         super().reset(seed=seed)
         breaker = self._first_breaker()
-        self.game.reset(seed=int(self.np_random.integers(2**63 - 1)), breaker=breaker)
-        if start is not None:
-            self.game.restore(GameSnapshot(*start, self.game.rng.bit_generator.state))
-        reseed(self.opponent, self.np_random)
-        self._replay = []
-        self._last_ruling = self._last_mine = ""
-        self._last_shot = ("", None)
-        turns = self._opponent_turns()
+        for _ in range(REDRAWS):  # an episode must give the learner a decision
+            self.game.reset(seed=int(self.np_random.integers(2**63 - 1)), breaker=breaker)
+            if start is not None:
+                self.game.restore(GameSnapshot(*start, self.game.rng.bit_generator.state))
+            reseed(self.opponent, self.np_random)
+            self._replay = []
+            self._last_ruling = self._last_mine = ""
+            self._last_shot = ("", None)
+            turns = self._opponent_turns()
+            if not self.game.is_over:
+                break
+        else:
+            raise RuntimeError(f"the opponent ended {REDRAWS} frames before the learner's turn")
         if self.render_mode == "human":
             self.render()
         return self._observe(), self._info(turns)

@@ -89,3 +89,21 @@ def test_from_a_start_position_a_called_pot_of_the_colour_wins_the_frame() -> No
     call = Call.plain(3, Pocket.REAR_LEFT)
     _, reward, terminated, _, info = env.step(ShotAction(Shot(3, phi, 2.0), call))
     assert terminated and info["is_success"] and reward == pytest.approx(1.0)
+
+
+def test_a_frame_the_opponent_ends_before_the_learner_decides_is_drawn_again() -> None:
+    from kinghill.envs import ShotAction
+    from kinghill.envs.aim import ghost_aim
+    from kinghill.envs.rules import Call
+    from kinghill.physics import Pocket, Shot
+
+    colour, cue = (3.0, 1.4), (2.5, 1.06)
+
+    def sure_pot(view):  # the opponent pots the colour at once, every time
+        phi = ghost_aim(cue, colour, Pocket.REAR_LEFT, view.state.spec)
+        return ShotAction(Shot(3, phi, 2.0), Call.plain(3, Pocket.REAR_LEFT))
+
+    env = _env(opponent=sure_pot)
+    options = {"balls": {0: colour, 3: cue}, "credited": (3, 3), "to_move": "opponent"}
+    with pytest.raises(RuntimeError, match="before the learner's turn"):
+        env.reset(seed=0, options=options)
