@@ -223,7 +223,8 @@ class Game:
         """Play what an agent answered, or charge it by the rules when it gave nothing playable:
         cut off by the clock, a time foul (12.4, ``judge_overtime``); any other fault (it
         raised, returned an :class:`InvalidAction`, or gave no answer within an untimed
-        decision's cap) a :meth:`forfeit`. Play goes on either way; engine errors propagate."""
+        decision's cap) a :meth:`forfeit` (R-fault). Play goes on either way; engine errors
+        propagate."""
         if answer.timed_out and self.time_allowed() is not None:
             ruling = judge_overtime(self.frame)
             return Decided(self._not_played(self.frame, ruling, None, answer.seconds))
@@ -238,7 +239,7 @@ class Game:
     def forfeit(self, reason: str, seconds: float | None = None) -> Turn:
         """The player to move produced no valid decision (an agent that raised or returned
         garbage): a shot not played is a foul like a shot not played in time (12.4); a 10.4
-        choice not made is taken as playing on."""
+        choice not made is taken as playing on (R-fault)."""
         if self.frame.decision is Decision.CHOICE:
             return self.play(ChoiceAction(play_on=True), seconds)
         ruling = judge_overtime(self.frame)

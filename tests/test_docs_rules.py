@@ -80,8 +80,9 @@ def test_every_rule_a_ruling_names_is_documented() -> None:
 
 def test_readme_cites_only_documented_rules_and_links_the_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    prose = re.sub(r"```.*?```", "", readme, flags=re.S)  # numbers in code are coordinates
     numbers = documented()
-    cited = {bare(c) for c in CITED_IN_PROSE.findall(readme)}
+    cited = {bare(c) for c in CITED_IN_PROSE.findall(prose)}
     assert {"10.4", "R-route"} <= cited
     assert cited <= numbers, cited - numbers
     assert "(docs/rules.md)" in readme
