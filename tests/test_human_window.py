@@ -182,8 +182,13 @@ def test_closing_the_window_stops_the_frame(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    pygame.display.init()
-    pygame.time.set_timer(pygame.event.Event(pygame.QUIT), 200, 1)
+    opened = HumanSeat._open
+
+    def open_then_close(self: HumanSeat) -> None:  # the user closes the window once it is up
+        opened(self)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    monkeypatch.setattr(HumanSeat, "_open", open_then_close)
     try:
         assert main(["play", "human", "random"]) == 130
     finally:
