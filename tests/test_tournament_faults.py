@@ -55,6 +55,14 @@ def marked_processes(marker: str) -> list[int]:
     return found
 
 
+def assert_all_gone(marker: str, after: str) -> None:
+    """Every process carrying ``marker`` ends within 10 s of ``after``."""
+    deadline = time.monotonic() + 10
+    while survivors := marked_processes(marker):
+        assert time.monotonic() < deadline, f"alive 10 s after {after}: {survivors}"
+        time.sleep(0.1)
+
+
 def wait_for_lines(process: subprocess.Popen, log: Path, lines: int, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not (log.exists() and len(log.read_bytes().splitlines()) >= lines):
@@ -81,10 +89,7 @@ def test_sigkill_of_the_tournament_leaves_no_process_behind(tmp_path: Path) -> N
         assert len(started) >= 3  # the command, its two workers (and their helpers)
         process.send_signal(signal.SIGKILL)
         process.wait()
-        deadline = time.monotonic() + 10
-        while survivors := marked_processes(marker):
-            assert time.monotonic() < deadline, f"alive 10 s after SIGKILL: {survivors}"
-            time.sleep(0.1)
+        assert_all_gone(marker, "SIGKILL")
     finally:
         for pid in marked_processes(marker):
             os.kill(pid, signal.SIGKILL)
@@ -193,10 +198,7 @@ def test_ctrl_c_stops_the_tournament_though_an_agent_raises_keyboard_interrupt(
         assert b"run the same command again to resume" in stderr
         kept = [FrameRecord.from_json(line) for line in log.read_text().splitlines()]
         assert 4 <= len(kept) < 800 and all(sum(r.errors) > 0 for r in kept)
-        deadline = time.monotonic() + 10
-        while survivors := marked_processes(marker):
-            assert time.monotonic() < deadline, f"alive 10 s after Ctrl-C: {survivors}"
-            time.sleep(0.1)
+        assert_all_gone(marker, "Ctrl-C")
     finally:
         for pid in marked_processes(marker):
             os.kill(pid, signal.SIGKILL)
