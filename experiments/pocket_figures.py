@@ -119,7 +119,8 @@ def _draw_pocket(ax: Any, geometry: TableGeometry, pocket: Pocket) -> None:
     ax.text(
         0.98,
         0.02,
-        f"jaw tip radius {1000 * radius:.0f} mm\nfacings open {math.degrees(opening):.0f} deg "
+        f"jaw tip radius {1000 * radius:.0f} mm\n"
+        f"facings {'open' if opening >= 0 else 'close in'} {abs(math.degrees(opening)):.0f} deg "
         f"from the axis\nball {1000 * spec.ball_diameter:.0f} mm",
         transform=ax.transAxes,
         ha="right",

@@ -225,6 +225,27 @@ def _fall_reach(spec: TableSpec, kind: str) -> float:
     return d
 
 
+def _check_closing(spec: TableSpec, kind: str) -> None:
+    """Facings that close in behind the tips must do so over the slate's cut: a ball's centre
+    touching the start of one must already be past the fall edge, else a ball still on the
+    slate would meet a gap narrower than the mouth (a clear error names the deepest fall edge
+    that allows the angle)."""
+    dims = spec.pocket(kind)
+    if dims.facing_angle >= 0.0:
+        return
+    reach = dims.jaw_radius + spec.radius
+    across = dims.mouth / 2 + dims.jaw_radius - reach * math.cos(dims.facing_angle)
+    along = reach * math.sin(dims.facing_angle)  # in front of the mouth line (< 0)
+    cut = dims.fall_radius
+    deepest = along - cut + math.sqrt(max(cut * cut - across * across, 0.0))
+    if across >= cut or dims.fall_depth > deepest + HOLD_TOLERANCE:
+        raise ValueError(
+            f"TableSpec.{kind}_facing_angle ({math.degrees(dims.facing_angle):.1f} degrees) "
+            f"closes the facings in front of the fall edge, narrower than the mouth: put "
+            f"TableSpec.{kind}_fall_depth at {deepest:.4f} m or less, or open the facings"
+        )
+
+
 @lru_cache(maxsize=SPEC_CACHE_SIZE)
 def _build(spec: TableSpec) -> TableGeometry:
     elements: list[Element] = []
@@ -239,6 +260,7 @@ def _build(spec: TableSpec) -> TableGeometry:
         (ox, oy), (ax, ay) = frame.centre, frame.axis
         left = (-ay, ax)
         depth = max(_fall_reach(spec, frame.kind), radius) + spec.radius + FACING_MARGIN
+        _check_closing(spec, frame.kind)
         ends: list[Point] = []
         sides: list[list[Point]] = []
         for cushion, normal, side in frame.jaws:
@@ -249,6 +271,9 @@ def _build(spec: TableSpec) -> TableGeometry:
             fx, fy = s * ex + c * ax, s * ey + c * ay  # facing direction, into the pocket
             f0 = (cx + radius * gx, cy + radius * gy)
             length = (depth - radius * s) / c
+            if s < 0.0:  # a closing facing ends at the throat, where it leaves a ball's width
+                a0 = mouth / 2 + radius * (1 - c)  # the facing's start, across from the axis
+                length = min(length, (spec.radius - a0 * c) / s * c - a0 * s)
             f1 = (f0[0] + fx * length, f0[1] + fy * length)
             elements.append(("circle", cushion, cx, cy, radius))
             elements.append(("line", cushion, f0[0], f0[1], f1[0], f1[1], gx, gy, True))

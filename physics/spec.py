@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-from kinghill.physics.resolve.ball_cushion import LAWS, Rubber, make_law
+from kinghill.physics.resolve.ball_cushion import LAWS, RESTITUTIONS, Rubber, make_law
 
 SPEC_CACHE_SIZE = 16
 """How many distinct specs keep their derived tables (geometry, engine table) cached: the most
@@ -27,7 +27,7 @@ class PocketDimensions:
     fall_radius: float
 
 
-SIGNED = ("corner_fall_depth", "middle_fall_depth")
+SIGNED = ("corner_fall_depth", "middle_fall_depth", "corner_facing_angle", "middle_facing_angle")
 """The spec's values that may be negative."""
 
 
@@ -55,18 +55,26 @@ class TableSpec:
     """Rounding radius of a middle jaw tip."""
     corner_facing_angle: float = math.radians(4.0)
     """How far each corner facing opens from the pocket's axis behind the mouth (rad, 0 = parallel
-    facings; at least 0, so that the mouth stays the narrowest point)."""
-    middle_facing_angle: float = math.radians(5.0)
-    """How far each middle facing opens from the pocket's axis behind the mouth (rad)."""
+    facings; negative: they close in, see :attr:`middle_facing_angle`)."""
+    middle_facing_angle: float = math.radians(-14.0)
+    """How far each middle facing opens from the pocket's axis behind the mouth (rad; negative:
+    the facings close in, as a pool side pocket's do: the WPA's 104 degrees between nose and
+    facing is -14 degrees here). A closing facing faces partly back toward the table: a ball
+    that clips a tip is thrown across onto the far facing and, if it has not sunk by then (see
+    ``fall_drop``), back out over the fall edge; so a fast ball that touches a jaw rattles out
+    while a slow one drops. Facings may close in only over the slate's cut (every ball centre
+    touching one is past the fall edge), so that the mouth stays the narrowest gap a ball on
+    the slate meets; they end at the throat, where they leave a ball's width."""
     corner_fall_depth: float = -0.012
     """Where the fall edge (the point of no return) crosses a corner pocket's axis, measured
     behind the mouth line through the jaw tips' centres (negative: in front of it). The fall edge
     is the edge of the slate's circular cut, which reaches under the overhanging rubber tips; the
     slate between the playing area and the fall edge is the shelf, on which a ball can still rest
     hanging in the mouth. A ball whose centre passes the fall edge drops."""
-    middle_fall_depth: float = 0.0
+    middle_fall_depth: float = -0.012
     """Where the fall edge crosses a middle pocket's axis, behind its mouth line (see
-    :attr:`corner_fall_depth`)."""
+    :attr:`corner_fall_depth`): 12 mm in front of it, as at the corners, so that the cut reaches
+    under the start of the closing facings (``middle_facing_angle``)."""
     corner_fall_radius: float = 0.060
     """Radius of the circular cut in the slate whose edge is the corner pocket's fall edge."""
     middle_fall_radius: float = 0.070
@@ -95,6 +103,12 @@ class TableSpec:
     along the tilted contact normal, simple: of the horizontal normal speed). 0.85 and 0.2 are
     pooltool's defaults; Mathavan et al.'s snooker fit (0.98, 0.14) holds below 2.5 m/s normal
     speed and would make a pyramid cushion livelier than the old model (README)."""
+    cushion_restitution: str = "constant"
+    """How the noses' restitution depends on the normal approach speed, by name:
+    ``"constant"`` (``e_cushion`` at every speed, as Mathavan et al. fit their measured
+    rebounds) or ``"han_2005"`` (Han 2005, eq. 26: ``0.39 + 0.257 V - 0.044 V^2``, in place of
+    ``e_cushion``; dead at a slow pace, most lively at 2.9 m/s). Constant is the default: Han's
+    fit gives 0.5-0.6 at the 0.5-1 m/s most cushion hits come at (README)."""
     mu_cushion: float = 0.2
     """Ball-cushion sliding friction."""
     jaw_law: str = "mathavan_2010"
@@ -103,6 +117,8 @@ class TableSpec:
     """Restitution of the pocket jaws (tips and facings): live rubber, a little deader than the
     noses (the tips are backed by less rubber). Chosen with ``fall_drop`` and the fall depths so
     that the pockets accept what a pyramid table's do (see ``kinghill pockets``)."""
+    jaw_restitution: str = "constant"
+    """How the jaws' restitution depends on the impact speed, as ``cushion_restitution``."""
     mu_jaw: float = 0.2
     """Ball-jaw sliding friction."""
     mu_ball_a: float = 0.00995
@@ -111,10 +127,17 @@ class TableSpec:
     mu_ball_c: float = 1.088
 
     def __post_init__(self) -> None:
-        for name in ("cushion_law", "jaw_law"):
-            law = getattr(self, name)
-            if not isinstance(law, str) or law not in LAWS:
-                raise ValueError(f"TableSpec.{name} must be one of {', '.join(LAWS)}, got {law!r}")
+        for name, known in (
+            ("cushion_law", LAWS),
+            ("jaw_law", LAWS),
+            ("cushion_restitution", RESTITUTIONS),
+            ("jaw_restitution", RESTITUTIONS),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, str) or value not in known:
+                raise ValueError(
+                    f"TableSpec.{name} must be one of {', '.join(known)}, got {value!r}"
+                )
         for f in fields(self):
             if f.type == "str":
                 continue
@@ -143,9 +166,9 @@ class TableSpec:
                     f"({self.ball_diameter} m)"
                 )
         for name in ("corner_facing_angle", "middle_facing_angle"):
-            if getattr(self, name) >= math.radians(60.0):
+            if abs(getattr(self, name)) >= math.radians(60.0):
                 raise ValueError(
-                    f"TableSpec.{name} must be under 60 degrees (pi/3 rad), "
+                    f"TableSpec.{name} must be under 60 degrees (pi/3 rad) either way, "
                     f"got {getattr(self, name)}"
                 )
         for name in ("e_ball", "e_cushion", "e_jaw"):
@@ -172,13 +195,25 @@ class TableSpec:
     def cushion_rubber(self) -> Rubber:
         """The cushion noses' coefficients as the laws take them."""
         return Rubber(
-            self.radius, self.cushion_height, self.e_cushion, self.mu_cushion, self.mu_slide
+            self.radius,
+            self.cushion_height,
+            self.e_cushion,
+            self.mu_cushion,
+            self.mu_slide,
+            self.cushion_restitution,
         )
 
     @property
     def jaw_rubber(self) -> Rubber:
         """The jaws' coefficients (their nose at the cushion's height)."""
-        return Rubber(self.radius, self.cushion_height, self.e_jaw, self.mu_jaw, self.mu_slide)
+        return Rubber(
+            self.radius,
+            self.cushion_height,
+            self.e_jaw,
+            self.mu_jaw,
+            self.mu_slide,
+            self.jaw_restitution,
+        )
 
     def pocket(self, kind: str) -> PocketDimensions:
         """The dimensions of the ``"corner"`` or ``"middle"`` pockets."""

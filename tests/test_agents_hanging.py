@@ -7,8 +7,8 @@ from kinghill.envs.candidates import pots
 from kinghill.physics import BallBall, CentreLine, Pocket, Pocketed, TableState, simulate
 
 L = SPEC.length
-HANGING = (L / 2, -0.005)
-"""5 mm beyond the right cushion line, in the right middle pocket's mouth."""
+HANGING = (L / 2, 0.005)
+"""5 mm from the right cushion line, in the right middle pocket's mouth (off the playing area)."""
 
 
 def test_a_hanging_object_ball_is_potted_into_its_own_pocket() -> None:

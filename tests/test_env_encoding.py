@@ -121,11 +121,12 @@ def test_observation_in_space() -> None:
 
 
 def test_a_ball_hanging_in_a_mouth_is_observed_where_it_is() -> None:
-    """A ball hanging in the right middle pocket's mouth, its centre 5 mm beyond the cushion
-    line, is seen below y = 0 without clipping, and the observation is still in its space."""
+    """A ball hanging in the right middle pocket's mouth, its centre 5 mm from the cushion line
+    (off the playing area), is seen where it is without clipping, and the observation is still
+    in its space."""
     spec = TableState.rack().spec
-    hanging = TableState.of(spec, {1: (spec.length / 2, -0.005), 0: (1.0, 0.8)})
+    hanging = TableState.of(spec, {1: (spec.length / 2, 0.005), 0: (1.0, 0.8)})
     frame = Frame.new().__class__(decision=Decision.SHOT, shots=1)
     obs = encode_observation(FrameView(hanging, frame, 0))
-    assert obs["balls"][1][1] == pytest.approx(-0.005 / spec.width)
+    assert obs["balls"][1][1] == pytest.approx(0.005 / spec.width)
     assert observation_space().contains(obs)

@@ -102,8 +102,9 @@ def test_geometry_mouths_aims_and_captures() -> None:
 
 @pytest.mark.parametrize("pocket", list(Pocket))
 def test_the_mouth_is_the_free_gap_at_the_jaws_narrowest_point(pocket: Pocket) -> None:
-    """The free gap between the rounded tips is the spec's mouth (73 / 83 mm), and nowhere
-    behind the tips do the facings come closer: the mouth is the narrowest point (1 um)."""
+    """The free gap between the rounded tips is the spec's mouth (73 / 83 mm), and wherever
+    the facings behind come closer (the middles' close in 14 degrees), a ball touching them is
+    already past the fall edge: on the slate the mouth is the narrowest point (1 um)."""
     p = GEOMETRY.pockets[pocket]
     mouth = SPEC.middle_mouth if p.kind == "middle" else SPEC.corner_mouth
     a, b = pocket.adjacent_cushions
@@ -115,11 +116,16 @@ def test_the_mouth_is_the_free_gap_at_the_jaws_narrowest_point(pocket: Pocket) -
     facings = [el for el in GEOMETRY.elements if el[0] == "line" and el[8] and el[1] in (a, b)]
     facings = [el for el in facings if math.dist((el[2], el[3]), p.mouth_centre) < 0.1]
     (_, _, px, py, qx, qy, _, _, _), other = facings
+    closer = 0
     for t in (0.0, 0.25, 0.5, 1.0):  # points down the other facing, measured to this one
         ox, oy = other[2] + t * (other[4] - other[2]), other[3] + t * (other[5] - other[3])
         ex, ey = qx - px, qy - py
         u = max(0.0, min(1.0, ((ox - px) * ex + (oy - py) * ey) / (ex * ex + ey * ey)))
-        assert math.hypot(ox - px - u * ex, oy - py - u * ey) >= mouth - 1e-9
+        if math.hypot(ox - px - u * ex, oy - py - u * ey) < mouth - 1e-9:
+            closer += 1
+            centre = (ox + R * other[6], oy + R * other[7])  # a ball touching the facing there
+            assert math.dist(centre, p.capture_centre) < p.capture_radius
+    assert (closer > 0) == (p.kind == "middle")
 
 
 def test_the_fall_edge_lies_where_the_spec_puts_it() -> None:
@@ -142,6 +148,8 @@ def test_the_fall_edge_lies_where_the_spec_puts_it() -> None:
         ("corner_fall_depth", -0.02, "within reach of a ball standing on the playing area"),
         ("middle_fall_radius", 0.005, "too small"),
         ("corner_facing_angle", math.radians(70.0), "under 60 degrees"),
+        ("middle_fall_depth", -0.005, "closes the facings in front of the fall edge"),
+        ("corner_facing_angle", math.radians(-30.0), "corner_fall_depth at -0.0"),
     ],
 )
 def test_spec_refuses_pockets_that_cannot_be_built(field: str, value: float, message: str) -> None:

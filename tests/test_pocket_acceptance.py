@@ -33,6 +33,20 @@ def test_corner_acceptance_narrows_with_speed() -> None:
     assert slow > medium > fast
 
 
+def test_middle_acceptance_narrows_with_speed() -> None:
+    """Into a middle pocket perpendicular: at 1 m/s a ball 13 mm off (it clips a tip) drops, at
+    5 m/s the same ball and one 12 mm off rattle out (the far facing throws them back before
+    they sink) while 8 mm off still drops; 5 m/s takes fewer offsets than 1 m/s (README table:
+    +-14 at 1 m/s, +-10 at 5 m/s; the bounds here leave 1-2 mm of tolerance)."""
+    mm = [-0.013, -0.012, -0.008, 0.008, 0.012, 0.013]
+    slow, fast = chart(SPEC, "middle-0", (1.0, 5.0), mm).outcomes
+    assert slow == (DROP,) * 6
+    assert fast == (OUT, OUT, DROP, DROP, OUT, OUT)
+    wide = [k / 1000 for k in range(-16, 17)]
+    c = chart(SPEC, "middle-0", (1.0, 5.0), wide)
+    assert len(c.dropping(5.0)) < len(c.dropping(1.0))
+
+
 def test_middle_at_3_m_s_takes_4_mm_and_not_14() -> None:
     """Into a middle pocket perpendicular at 3 m/s: +-4 mm drops, +-14 mm does not."""
     c = chart(SPEC, "middle-0", (3.0,), [-0.014, -0.004, 0.004, 0.014])

@@ -172,9 +172,9 @@ def test_a_state_on_another_table_is_refused(renderer: TableRenderer) -> None:
 
 
 def test_a_ball_hanging_in_a_mouth_is_drawn_there(renderer: TableRenderer) -> None:
-    """A white hanging in the right middle pocket's mouth, its centre beyond the cushion line,
-    is drawn at its place: a light disc on the shelf's cloth."""
-    xy = (SPEC.length / 2, -0.005)
+    """A white hanging in the right middle pocket's mouth, its centre 5 mm from the cushion
+    line (off the playing area), is drawn at its place: a light disc on the shelf's cloth."""
+    xy = (SPEC.length / 2, 0.005)
     state = TableState.of(SPEC, {3: xy, 0: (1.0, 0.8)})
     assert np.all(_disc_colour(renderer.draw_state(state), renderer, xy) > 180)
     assert _is_cloth(_disc_colour(renderer.draw_state(state.remove(3)), renderer, xy))

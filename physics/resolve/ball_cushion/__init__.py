@@ -11,6 +11,7 @@ from collections.abc import Callable
 from kinghill.physics.resolve.ball_cushion.han_2005 import Han2005
 from kinghill.physics.resolve.ball_cushion.law import CushionLaw, Rubber
 from kinghill.physics.resolve.ball_cushion.mathavan_2010 import Mathavan2010
+from kinghill.physics.resolve.ball_cushion.restitution import RESTITUTIONS
 from kinghill.physics.resolve.ball_cushion.simple import SimpleCushion
 
 LAWS: dict[str, Callable[[Rubber], CushionLaw]] = {
@@ -29,4 +30,13 @@ def make_law(name: str, rubber: Rubber) -> CushionLaw:
     return law(rubber)
 
 
-__all__ = ["LAWS", "CushionLaw", "Han2005", "Mathavan2010", "Rubber", "SimpleCushion", "make_law"]
+__all__ = [
+    "LAWS",
+    "RESTITUTIONS",
+    "CushionLaw",
+    "Han2005",
+    "Mathavan2010",
+    "Rubber",
+    "SimpleCushion",
+    "make_law",
+]

@@ -32,7 +32,7 @@ class Han2005(FrameLaw):
 
     def impulses(self, vy: float, st: float, slip: float) -> tuple[float, float]:
         """Normal impulse (per unit mass) and friction impulse size, eqs 17-20."""
-        jn = (1.0 + self.rubber.e) * vy * self.cos_t
+        jn = (1.0 + self.e_at(vy)) * vy * self.cos_t
         return jn, min(slip / STICK, self.rubber.mu * jn)
 
     def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:

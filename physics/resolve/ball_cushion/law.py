@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from kinghill.physics.resolve.ball_cushion.restitution import RESTITUTIONS
+
 if TYPE_CHECKING:
     from kinghill.physics.resolve.ball_ball import Motion
 
@@ -31,6 +33,8 @@ class Rubber:
     """Ball-rubber sliding friction."""
     mu_cloth: float
     """Ball-cloth sliding friction, for laws that keep the table contact during the impact."""
+    restitution: str = "constant"
+    """How ``e`` depends on the normal approach speed, by name (:data:`RESTITUTIONS`)."""
 
     def __post_init__(self) -> None:
         if not 0.0 < self.radius <= self.height < 2.0 * self.radius:
@@ -39,6 +43,11 @@ class Rubber:
             )
         if not 0.0 <= self.e <= 1.0:
             raise ValueError(f"Rubber.e must lie in [0, 1], got {self.e}")
+        if self.restitution not in RESTITUTIONS:
+            raise ValueError(
+                f"Rubber.restitution must be one of {', '.join(RESTITUTIONS)}, "
+                f"got {self.restitution!r}"
+            )
         if self.mu < 0.0 or self.mu_cloth < 0.0:
             raise ValueError(f"Rubber frictions must not be negative: {self.mu}, {self.mu_cloth}")
 
@@ -59,13 +68,18 @@ class CushionLaw(Protocol):
 class FrameLaw:
     """Base of the laws: rotates into the cushion frame, calls :meth:`local`, rotates back."""
 
-    __slots__ = ("rubber", "radius", "sin_t", "cos_t")
+    __slots__ = ("rubber", "radius", "sin_t", "cos_t", "relation")
 
     def __init__(self, rubber: Rubber) -> None:
         self.rubber = rubber
         self.radius = rubber.radius
         self.sin_t = rubber.sin_theta
         self.cos_t = math.sqrt(1.0 - self.sin_t * self.sin_t)
+        self.relation = RESTITUTIONS[rubber.restitution]
+
+    def e_at(self, vy: float) -> float:
+        """The coefficient of restitution for a ball coming in at normal speed ``vy``."""
+        return self.relation(vy, self.rubber.e)
 
     def solve(self, nx: float, ny: float, ball: Motion) -> Motion:
         """Motion after the impact; a ball not moving into the rubber is returned unchanged."""

@@ -12,7 +12,8 @@ ball stops moving into the cushion, and the restitution phase ends when the work
 force at I during it is ``e^2`` times that of compression (eqs 16a-b; ``e`` is Stronge's
 energetic coefficient). Restitution, friction and the nose height alone fix the rebound: speed,
 spin and angle come out of the integration, with no fitted rebound law. The cushion is rigid, so
-the outcome scales with the speed in; it changes with a shot's speed through the spin the ball
+with a constant ``e`` (see :mod:`restitution` for a speed-dependent one) the outcome scales with
+the speed in; it changes with a shot's speed through the spin the ball
 arrives with (a fast plain ball still slides and comes back less lively than a rolling one).
 
 How it is integrated (the same equations, fewer steps): the paper steps ``P_I`` in 5,000 equal
@@ -62,7 +63,7 @@ class Mathavan2010(FrameLaw):
     def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
         m = (vx, vy, wx, wy, wz)
         m, work = self._phase(m, 0.0)
-        m, _ = self._phase((m[0], 0.0, m[2], m[3], m[4]), self.rubber.e**2 * work)
+        m, _ = self._phase((m[0], 0.0, m[2], m[3], m[4]), self.e_at(vy) ** 2 * work)
         return m
 
     def _phase(self, m: Motion, target: float) -> tuple[Motion, float]:

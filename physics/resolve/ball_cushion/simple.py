@@ -18,7 +18,7 @@ class SimpleCushion(Han2005):
 
     def impulses(self, vy: float, st: float, slip: float) -> tuple[float, float]:
         """Normal impulse giving ``dvy = -(1 + e) vy`` with the friction's own ``vy`` share."""
-        e, mu, s, c = self.rubber.e, self.rubber.mu, self.sin_t, self.cos_t
+        e, mu, s, c = self.e_at(vy), self.rubber.mu, self.sin_t, self.cos_t
         target = (1.0 + e) * vy
         stick = slip / STICK
         jn = (target + s * st / STICK) / c
