@@ -20,6 +20,8 @@ PLAY_ON_CHANCE = 0.3
 """10.4: play on when the best pot is at least this likely, else hand the shot back."""
 POT_CHANCE = 0.02
 """Below this a pot is not worth trying: play safe instead."""
+SAFETY_CHOICES = 2
+"""The safety is drawn from this many of the softest (ties between equal safeties broken)."""
 
 
 class HeuristicAgent:
@@ -43,7 +45,7 @@ class HeuristicAgent:
         best = legal_pots(view)
         if best and best[0].chance >= POT_CHANCE:
             return pot_action(best[0])
-        safeties = safety_actions(view)
+        safeties = safety_actions(view, SAFETY_CHOICES)
         if safeties:
-            return safeties[int(self.rng.integers(min(2, len(safeties))))]
+            return safeties[int(self.rng.integers(len(safeties)))]
         return fallback_action(view)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from kinghill.envs.aim import angle_to, ghost_point, mirror, pocket_target
@@ -55,20 +55,29 @@ class PotCandidate:
 
     ``double``: the cushion the object ball rebounds from; ``abricol``: the cushion the cue ball
     rebounds from first. ``cut`` is the cut angle (rad), ``cue_path`` and ``object_path`` the
-    distances the two balls travel (m), ``heading`` the direction the object ball must leave in.
+    distances the two balls travel (m), ``heading`` the direction the object ball must leave in,
+    ``phi`` the cue's aim and ``b`` its tip height (draw on straight pots).
     """
 
     cue_ball: int
     object_ball: int
     pocket: Pocket
-    shot: Shot
     cut: float
     cue_path: float
     object_path: float
     chance: float
     heading: float
+    phi: float
+    b: float
     double: Cushion | None = None
     abricol: Cushion | None = None
+
+    @cached_property
+    def shot(self) -> Shot:
+        """The shot that plays the pot (:func:`pot_speed`); built once, when asked for (most
+        candidates are only ranked)."""
+        speed = pot_speed(self.cue_path, self.object_path, self.cut, self.b)
+        return Shot(self.cue_ball, self.phi, speed, b=self.b)
 
     @cached_property
     def call(self) -> Call | None:
@@ -175,22 +184,20 @@ def pot_chance(
     window = pocket_window(pocket, approach)
     if window <= 0:
         return 0.0
-    sigma_cut = cue_path * noise.sigma_phi / (2 * spec.radius * math.cos(cut))
+    return _window_chance(window, spec.radius, cut, cue_path, object_path, noise)
+
+
+def _window_chance(
+    window: float, radius: float, cut: float, cue_path: float, object_path: float, noise: NoiseModel
+) -> float:
+    """:func:`pot_chance` for a pocket whose window (m, > 0) is already known."""
+    sigma_cut = cue_path * noise.sigma_phi / (2 * radius * math.cos(cut))
     sigma = object_path * math.hypot(sigma_cut, BASE_SIGMA) + 1e-4
     return math.erf(window / (sigma * math.sqrt(2)))
 
 
 def _path_length(points: Sequence[Point]) -> float:
     return sum(math.dist(p, q) for p, q in zip(points, points[1:], strict=False))
-
-
-def _clear_route(
-    centres: dict[int, Point], diameter: float, points: Sequence[Point], ignore: tuple[int, ...]
-) -> bool:
-    return all(
-        segment_clear(centres, diameter, p, q, ignore)
-        for p, q in zip(points, points[1:], strict=False)
-    )
 
 
 def _cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: TableSpec) -> Point:
@@ -224,7 +231,8 @@ def _on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
 @dataclass(frozen=True)
 class _ObjectRoute:
     """The object ball's half of a pot, shared by every cue ball that might play it: its path
-    to the pocket, the balls that block that path, the ghost point and the approach angle."""
+    to the pocket, the balls that block that path, the ghost point, the approach angle and the
+    pocket's window at that angle."""
 
     object_ball: int
     pocket: Pocket
@@ -233,15 +241,17 @@ class _ObjectRoute:
     blockers: frozenset[int]
     ghost: Point
     approach: float
+    window: float
     path: float
 
 
 def _blockers(
     centres: dict[int, Point], diameter: float, points: Sequence[Point], ignore: int
 ) -> frozenset[int]:
-    """The balls (``ignore`` excepted) whose centres lie within ``diameter`` of the path."""
+    """The balls (``ignore`` excepted) whose centres lie within ``diameter`` of the path; it
+    stops at two, since a pot can have at most one (its cue ball) in the object ball's way."""
     limit2 = diameter * diameter
-    found = set()
+    found: set[int] = set()
     for (sx, sy), (ex, ey) in zip(points, points[1:], strict=False):
         dx, dy = ex - sx, ey - sy
         length2 = dx * dx + dy * dy or 1e-12
@@ -253,6 +263,8 @@ def _blockers(
             px, py = sx + t * dx - bx, sy + t * dy - by
             if px * px + py * py < limit2:
                 found.add(ball)
+                if len(found) > 1:
+                    return frozenset(found)
     return frozenset(found)
 
 
@@ -280,22 +292,80 @@ def _leaves_mouth(spec: TableSpec, pocket: Pocket, start: Point, end: Point) -> 
     )
 
 
+@dataclass(frozen=True)
+class _Table:
+    """What every pot in one position shares: the balls' centres, the hanging ones, the pockets'
+    aims and the table's sizes, and the routes and pots found so far (each worked out once)."""
+
+    state: TableState
+    spec: TableSpec
+    centres: dict[int, Point]
+    hanging: dict[int, Pocket]
+    aims: dict[Pocket, tuple[Point, Point]]
+    radius: float
+    diameter: float
+    noise: NoiseModel
+    routes: dict[tuple[int, Pocket, Cushion | None], _ObjectRoute | None] = field(
+        default_factory=dict
+    )
+    found: dict[tuple[int, int, Pocket, Cushion | None, Cushion | None], PotCandidate | None] = (
+        field(default_factory=dict)
+    )
+
+    def route(
+        self, object_ball: int, pocket: Pocket, double: Cushion | None
+    ) -> _ObjectRoute | None:
+        """:func:`_object_route`, once per position."""
+        key = (object_ball, pocket, double)
+        if key not in self.routes:
+            self.routes[key] = _object_route(self, object_ball, pocket, double)
+        return self.routes[key]
+
+    def pot(
+        self, cue_ball: int, route: _ObjectRoute, abricol: Cushion | None, min_chance: float
+    ) -> PotCandidate | None:
+        """:func:`_pot`, once per position (a pot skipped as less likely than ``min_chance``
+        is not kept: another call may want it)."""
+        key = (cue_ball, route.object_ball, route.pocket, route.double, abricol)
+        if key in self.found:
+            return self.found[key]
+        candidate = _pot(self, cue_ball, route, abricol, min_chance)
+        if candidate is not None or min_chance <= 0:
+            self.found[key] = candidate
+        return candidate
+
+
+_LAST: list[_Table] = []
+"""The position asked about last: one decision asks for several lists of pots (the whites, the
+coloured ball with doubles, the opponent's best pot) from the same position."""
+
+
+def _table(state: TableState, noise: NoiseModel) -> _Table:
+    """The shared part of the pots in ``state``; the last one is kept (a ``TableState`` is
+    immutable, and kept alive by the entry, so being the same object means the same position)."""
+    if _LAST and _LAST[0].state is state and _LAST[0].noise == noise:
+        return _LAST[0]
+    spec = state.spec
+    centres = ball_centres(state)
+    hanging = _hanging(spec, centres)
+    aims = pocket_aims(spec)
+    table = _Table(state, spec, centres, hanging, aims, spec.radius, spec.ball_diameter, noise)
+    _LAST[:] = [table]
+    return table
+
+
 def _object_route(
-    spec: TableSpec,
-    aims: dict[Pocket, tuple[Point, Point]],
-    centres: dict[int, Point],
-    hanging: dict[int, Pocket],
-    object_ball: int,
-    pocket: Pocket,
-    double: Cushion | None,
+    table: _Table, object_ball: int, pocket: Pocket, double: Cushion | None
 ) -> _ObjectRoute | None:
     """The object ball's route into ``pocket`` (straight or off ``double``), or None when the
     pocket is closed from there or more than one ball blocks the way. A ball hanging in a mouth
     drops at a touch into that pocket, and into no other."""
+    spec, centres = table.spec, table.centres
     obj = centres[object_ball]
-    target, axis = aims[pocket]
-    if object_ball in hanging:
-        if hanging[object_ball] is not pocket or double is not None:
+    target, axis = table.aims[pocket]
+    hanging = object_ball in table.hanging
+    if hanging:
+        if table.hanging[object_ball] is not pocket or double is not None:
             return None
         target = TableGeometry.from_spec(spec).pockets[pocket].capture_centre
     points: tuple[Point, ...] = (obj, target)
@@ -306,30 +376,38 @@ def _object_route(
         if not _on_cushion(rail, double, spec):
             return None
         points = (obj, rail, target)
-    approach = 0.0 if object_ball in hanging else approach_angle(target, axis, points[-2])
-    if pocket_window(pocket, approach) <= 0:
+    approach = 0.0 if hanging else approach_angle(target, axis, points[-2])
+    window = pocket_window(pocket, approach)
+    if window <= 0:
         return None
-    blockers = _blockers(centres, spec.ball_diameter, points, object_ball)
+    blockers = _blockers(centres, table.diameter, points, object_ball)
     if len(blockers) > 1:
         return None  # whichever ball is the cue ball, another stands in the way
     ghost = ghost_point(obj, points[1], spec)
+    path = _path_length(points)
     return _ObjectRoute(
-        object_ball, pocket, double, points, blockers, ghost, approach, _path_length(points)
+        object_ball,
+        pocket,
+        double,
+        points,
+        blockers,
+        ghost,
+        approach,
+        window,
+        path,
     )
 
 
 def _pot(
-    spec: TableSpec,
-    centres: dict[int, Point],
-    hanging: dict[int, Pocket],
+    table: _Table,
     cue_ball: int,
     route: _ObjectRoute,
     abricol: Cushion | None,
-    noise: NoiseModel,
+    min_chance: float = 0.0,
 ) -> PotCandidate | None:
-    """The pot of ``route`` by ``cue_ball`` (off ``abricol`` first), or None."""
-    if route.blockers and cue_ball not in route.blockers:
-        return None  # the one ball in the object ball's way is not the cue ball
+    """The pot of ``route`` by ``cue_ball`` (off ``abricol`` first), or None (also when less
+    likely than ``min_chance``). The cheap tests (the cut, the chance) come before the lines'."""
+    spec, centres = table.spec, table.centres
     cue, obj, ghost = centres[cue_ball], route.points[0], route.ghost
     cue_points: tuple[Point, ...] = (cue, ghost)
     if abricol is not None:
@@ -337,8 +415,6 @@ def _pot(
         if not _on_cushion(rail, abricol, spec):
             return None
         cue_points = (cue, rail, ghost)
-    if cue_ball in hanging and not _leaves_mouth(spec, hanging[cue_ball], cue, cue_points[1]):
-        return None
     (ax, ay), (ox, oy), (tx, ty) = cue_points[-2], obj, route.points[1]
     ux, uy, vx, vy = ghost[0] - ax, ghost[1] - ay, tx - ox, ty - oy
     norms = math.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy)) or 1e-12
@@ -346,26 +422,30 @@ def _pot(
     if cos_cut < COS_MAX_CUT:
         return None
     cut = math.acos(min(1.0, cos_cut))
-    if not _clear_route(centres, spec.ball_diameter, cue_points, (cue_ball, route.object_ball)):
-        return None
     cue_path = _path_length(cue_points)
-    chance = pot_chance(spec, route.pocket, route.approach, cut, cue_path, route.path, noise)
+    chance = _window_chance(route.window, table.radius, cut, cue_path, route.path, table.noise)
     if route.double is not None or abricol is not None:
         chance *= 0.5  # cushion rebounds are not mirror-true: throw and the rail's grip
-    if chance <= 0:
+    if chance <= 0 or chance < min_chance:
         return None
-    draw = DRAW if cut < STRAIGHT_CUT else 0.0
-    speed = pot_speed(cue_path, route.path, cut, draw)
+    ignore = (cue_ball, route.object_ball)
+    for p, q in zip(cue_points, cue_points[1:], strict=False):
+        if not segment_clear(centres, table.diameter, p, q, ignore):
+            return None
+    hanging = table.hanging.get(cue_ball)
+    if hanging is not None and not _leaves_mouth(spec, hanging, cue, cue_points[1]):
+        return None
     return PotCandidate(
         cue_ball,
         route.object_ball,
         route.pocket,
-        Shot(cue_ball, angle_to(cue, cue_points[1]), speed, b=draw),
         cut,
         cue_path,
         route.path,
         chance,
         angle_to(obj, route.points[1]),
+        angle_to(cue, cue_points[1]),
+        DRAW if cut < STRAIGHT_CUT else 0.0,
         route.double,
         abricol,
     )
@@ -378,32 +458,33 @@ def pots(
     doubles: bool = False,
     abricols: bool = False,
     noise: NoiseModel = DEFAULT_NOISE,
+    min_chance: float = 0.0,
 ) -> list[PotCandidate]:
     """Every playable pot of an object ball from ``object_balls`` by a cue ball from
-    ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first.
+    ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first; with
+    ``min_chance``, only those at least that likely (the others' lines are not checked).
 
-    The object ball's route to each pocket is worked out once and shared by all cue balls."""
-    spec = state.spec
-    centres = ball_centres(state)
-    hanging = _hanging(spec, centres)
-    cues = [b for b in cue_balls if b in centres]
+    The object ball's route to each pocket is worked out once and shared by all cue balls, and
+    routes and pots once per position (the lists a decision asks for overlap)."""
+    table = _table(state, noise)
+    cues = [b for b in cue_balls if b in table.centres]
     ways: list[Cushion | None] = [None, *Cushion] if doubles else [None]
     kicks: list[Cushion | None] = [None, *Cushion]
-    aims = pocket_aims(spec)
     found: list[tuple[tuple[float, int, int, int, int], PotCandidate]] = []
-    for j, object_ball in enumerate(b for b in object_balls if b in centres):
+    for j, object_ball in enumerate(b for b in object_balls if b in table.centres):
         for pocket in Pocket:
             for double in ways:
-                route = _object_route(spec, aims, centres, hanging, object_ball, pocket, double)
+                route = table.route(object_ball, pocket, double)
                 if route is None:
                     continue
+                blockers = route.blockers
                 for i, cue_ball in enumerate(cues):
-                    if cue_ball == object_ball:
-                        continue
+                    if cue_ball == object_ball or (blockers and cue_ball not in blockers):
+                        continue  # the one ball in the object ball's way must be the cue ball
                     kick = abricols and double is None and cue_ball != COLOURED
                     for abricol in kicks if kick else ways[:1]:
-                        candidate = _pot(spec, centres, hanging, cue_ball, route, abricol, noise)
-                        if candidate is not None:
+                        candidate = table.pot(cue_ball, route, abricol, min_chance)
+                        if candidate is not None and candidate.chance >= min_chance:
                             way = (
                                 0
                                 if double is None and abricol is None

@@ -62,8 +62,8 @@ def legal_pots(view: FrameView) -> list[PotCandidate]:
         return pots(state, whites, [COLOURED], doubles=True)
     early = [
         c
-        for c in pots(state, whites, [COLOURED], doubles=True)
-        if c.call is not None and permitted_early(c.call) and c.chance >= EARLY_CHANCE
+        for c in pots(state, whites, [COLOURED], doubles=True, min_chance=EARLY_CHANCE)
+        if c.call is not None and permitted_early(c.call)
     ]
     found = pots(state, whites, whites) + early
     found.sort(key=lambda c: c.chance, reverse=True)
@@ -126,32 +126,41 @@ def _runs_to_pocket(
 def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction]:
     """Soft full-ball hits that send a white object ball to a cushion (R-fouls (a), (b)),
     softest first (the first ``limit`` of them when given); the object ball's path must not run
-    at a pocket, so nothing drops."""
+    at a pocket, so nothing drops.
+
+    Every pair is costed first and the lines are checked in order of cost, until ``limit`` pass:
+    the checks are the expensive part, and the order (a stable sort) is the same either way."""
     state = view.state
     centres = ball_centres(state)
     mouths = [shape.mouth_centre for shape in TableGeometry.from_spec(state.spec).pockets.values()]
     diameter = state.spec.ball_diameter
     whites = [b for b in centres if b != COLOURED]
-    found: list[tuple[float, int, float, float]] = []
+    costed: list[tuple[float, int, int, float, float, tuple[float, float]]] = []
     for cue_ball in whites:
         cue = centres[cue_ball]
         for object_ball, obj in centres.items():
             if object_ball == cue_ball:
                 continue
-            if not segment_clear(centres, diameter, cue, obj, (cue_ball, object_ball)):
-                continue
             phi = angle_to(cue, obj)
             to_rail = _rail_distance(state, obj, phi)
             end = (obj[0] + to_rail * math.cos(phi), obj[1] + to_rail * math.sin(phi))
-            if _runs_to_pocket(mouths, obj, end):
-                continue
             cue_path = max(0.0, math.dist(cue, obj) - diameter)
             object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL)
             speed = rolling_speed_needed(cue_path, object_start / 0.975)
             cost = speed + (1.0 if object_ball == COLOURED else 0.0)
-            found.append((cost, cue_ball, phi, min(speed, 4.0)))
-    found.sort(key=lambda item: item[0])
-    return [ShotAction(Shot(c, phi, speed)) for _, c, phi, speed in found[:limit]]
+            costed.append((cost, cue_ball, object_ball, phi, min(speed, 4.0), end))
+    costed.sort(key=lambda item: item[0])
+    found: list[ShotAction] = []
+    for _, cue_ball, object_ball, phi, speed, end in costed:
+        if limit is not None and len(found) >= limit:
+            break
+        cue, obj = centres[cue_ball], centres[object_ball]
+        if _runs_to_pocket(mouths, obj, end):
+            continue
+        if not segment_clear(centres, diameter, cue, obj, (cue_ball, object_ball)):
+            continue
+        found.append(ShotAction(Shot(cue_ball, phi, speed)))
+    return found
 
 
 def fallback_action(view: FrameView) -> ShotAction:
