@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+import numpy as np
+
 from kinghill.envs.aim import angle_to, ghost_point, mirror, pocket_target
 from kinghill.envs.rules import Call
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, Shot, TableSpec, TableState
@@ -197,7 +199,11 @@ def _window_chance(
 
 
 def _path_length(points: Sequence[Point]) -> float:
-    return sum(math.dist(p, q) for p, q in zip(points, points[1:], strict=False))
+    """The length of the polyline through ``points`` (at least two), summed leg by leg."""
+    length = math.dist(points[0], points[1])
+    for k in range(2, len(points)):
+        length += math.dist(points[k - 1], points[k])
+    return length
 
 
 def _cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: TableSpec) -> Point:
@@ -295,7 +301,8 @@ def _leaves_mouth(spec: TableSpec, pocket: Pocket, start: Point, end: Point) -> 
 @dataclass(frozen=True)
 class _Table:
     """What every pot in one position shares: the balls' centres, the hanging ones, the pockets'
-    aims and the table's sizes, and the routes and pots found so far (each worked out once)."""
+    aims and the table's sizes, and the object balls' routes found so far (each worked out
+    once)."""
 
     state: TableState
     spec: TableSpec
@@ -308,9 +315,6 @@ class _Table:
     routes: dict[tuple[int, Pocket, Cushion | None], _ObjectRoute | None] = field(
         default_factory=dict
     )
-    found: dict[tuple[int, int, Pocket, Cushion | None, Cushion | None], PotCandidate | None] = (
-        field(default_factory=dict)
-    )
 
     def route(
         self, object_ball: int, pocket: Pocket, double: Cushion | None
@@ -320,19 +324,6 @@ class _Table:
         if key not in self.routes:
             self.routes[key] = _object_route(self, object_ball, pocket, double)
         return self.routes[key]
-
-    def pot(
-        self, cue_ball: int, route: _ObjectRoute, abricol: Cushion | None, min_chance: float
-    ) -> PotCandidate | None:
-        """:func:`_pot`, once per position (a pot skipped as less likely than ``min_chance``
-        is not kept: another call may want it)."""
-        key = (cue_ball, route.object_ball, route.pocket, route.double, abricol)
-        if key in self.found:
-            return self.found[key]
-        candidate = _pot(self, cue_ball, route, abricol, min_chance)
-        if candidate is not None or min_chance <= 0:
-            self.found[key] = candidate
-        return candidate
 
 
 _LAST: list[_Table] = []
@@ -451,6 +442,28 @@ def _pot(
     )
 
 
+OPEN_MARGIN = 1e-9
+"""Relative margin of :func:`_open_lines`: it rules out only pairs clearly outside the limits,
+so rounding never decides (:func:`_pot` checks the rest exactly)."""
+
+
+def _open_lines(table: _Table, cues: list[int], routes: list[_ObjectRoute]) -> list[list[bool]]:
+    """For every route and cue ball, whether the cut of a straight pot is not too thin: all
+    pairs at once (numpy, the formula of :func:`_pot`); most pairs fail here, and :func:`_pot`
+    need look only at the others."""
+    if not routes or not cues:
+        return [[False] * len(cues) for _ in routes]
+    centres = table.centres
+    sx, sy = np.array([centres[c] for c in cues]).T[:, None, :]  # (1, cues)
+    gx, gy = np.array([route.ghost for route in routes]).T[:, :, None]  # (routes, 1)
+    start, towards = np.array([route.points[:2] for route in routes]).transpose(1, 2, 0)
+    vx, vy = (towards - start)[:, :, None]
+    ux, uy = gx - sx, gy - sy  # (routes, cues): the cue ball's line to the ghost point
+    norms = np.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy))
+    cosines = (ux * vx + uy * vy) / np.where(norms == 0, 1e-12, norms)
+    return (cosines >= COS_MAX_CUT - OPEN_MARGIN).tolist()
+
+
 def pots(
     state: TableState,
     cue_balls: Iterable[int],
@@ -464,35 +477,42 @@ def pots(
     ``cue_balls`` (straight in; one-cushion doubles and abricols when asked), best first; with
     ``min_chance``, only those at least that likely (the others' lines are not checked).
 
-    The object ball's route to each pocket is worked out once and shared by all cue balls, and
-    routes and pots once per position (the lists a decision asks for overlap)."""
+    The object ball's route to each pocket is worked out once per position and shared by all
+    cue balls (and by the several lists a decision asks for)."""
     table = _table(state, noise)
     cues = [b for b in cue_balls if b in table.centres]
-    ways: list[Cushion | None] = [None, *Cushion] if doubles else [None]
-    kicks: list[Cushion | None] = [None, *Cushion]
+    straight: list[Cushion | None] = [None]
+    ways = [None, *Cushion] if doubles else straight
+    kicks = [None, *Cushion] if abricols else straight
+    routes = [
+        (j, route)
+        for j, object_ball in enumerate(b for b in object_balls if b in table.centres)
+        for pocket in Pocket
+        for double in ways
+        if (route := table.route(object_ball, pocket, double)) is not None
+    ]
+    open_lines = _open_lines(table, cues, [route for _, route in routes])
     found: list[tuple[tuple[float, int, int, int, int], PotCandidate]] = []
-    for j, object_ball in enumerate(b for b in object_balls if b in table.centres):
-        for pocket in Pocket:
-            for double in ways:
-                route = table.route(object_ball, pocket, double)
-                if route is None:
+    for (j, route), open_line in zip(routes, open_lines, strict=True):
+        object_ball, pocket, double = route.object_ball, route.pocket, route.double
+        blockers = route.blockers
+        for i, cue_ball in enumerate(cues):
+            if cue_ball == object_ball or (blockers and cue_ball not in blockers):
+                continue  # the one ball in the object ball's way must be the cue ball
+            kick = double is None and cue_ball != COLOURED
+            for abricol in kicks if kick else straight:
+                if abricol is None and not open_line[i]:
                     continue
-                blockers = route.blockers
-                for i, cue_ball in enumerate(cues):
-                    if cue_ball == object_ball or (blockers and cue_ball not in blockers):
-                        continue  # the one ball in the object ball's way must be the cue ball
-                    kick = abricols and double is None and cue_ball != COLOURED
-                    for abricol in kicks if kick else ways[:1]:
-                        candidate = table.pot(cue_ball, route, abricol, min_chance)
-                        if candidate is not None and candidate.chance >= min_chance:
-                            way = (
-                                0
-                                if double is None and abricol is None
-                                else 1 + int(double)
-                                if double is not None
-                                else 1 + len(Cushion) + int(abricol)  # type: ignore[arg-type]
-                            )
-                            key = (-candidate.chance, i, j, int(pocket), way)
-                            found.append((key, candidate))
+                candidate = _pot(table, cue_ball, route, abricol, min_chance)
+                if candidate is not None:
+                    way = (
+                        0
+                        if double is None and abricol is None
+                        else 1 + int(double)
+                        if double is not None
+                        else 1 + len(Cushion) + int(abricol)  # type: ignore[arg-type]
+                    )
+                    key = (-candidate.chance, i, j, int(pocket), way)
+                    found.append((key, candidate))
     found.sort(key=lambda item: item[0])  # best first; ties in the order cue, object, pocket
     return [candidate for _, candidate in found]

@@ -93,20 +93,24 @@ def break_action(state: TableState) -> ShotAction:
     return ShotAction(Shot(BREAK_BALL, angle_to(place, target), BREAK_SPEED), None, place)
 
 
-def _rail_distance(state: TableState, start: tuple[float, float], phi: float) -> float:
-    """How far a ball's centre travels from ``start`` along ``phi`` before touching a cushion."""
-    spec, r = state.spec, state.spec.radius
+def _rail_end(
+    bounds: tuple[float, float, float], start: tuple[float, float], phi: float
+) -> tuple[float, tuple[float, float]]:
+    """How far a ball's centre travels from ``start`` along ``phi`` before touching a cushion,
+    and where: ``bounds`` are R, L - R and W - R, the lines its centre touches them along."""
+    r, far_x, far_y = bounds
     dx, dy = math.cos(phi), math.sin(phi)
-    limits = []
+    limit = math.inf
     if dx > 1e-9:
-        limits.append((spec.length - r - start[0]) / dx)
+        limit = (far_x - start[0]) / dx
     elif dx < -1e-9:
-        limits.append((r - start[0]) / dx)
+        limit = (r - start[0]) / dx
     if dy > 1e-9:
-        limits.append((spec.width - r - start[1]) / dy)
+        limit = min(limit, (far_y - start[1]) / dy)
     elif dy < -1e-9:
-        limits.append((r - start[1]) / dy)
-    return max(0.0, min(limits))
+        limit = min(limit, (r - start[1]) / dy)
+    distance = max(0.0, limit)
+    return distance, (start[0] + distance * dx, start[1] + distance * dy)
 
 
 def _runs_to_pocket(
@@ -130,10 +134,11 @@ def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction
 
     Every pair is costed first and the lines are checked in order of cost, until ``limit`` pass:
     the checks are the expensive part, and the order (a stable sort) is the same either way."""
-    state = view.state
+    state, spec = view.state, view.state.spec
     centres = ball_centres(state)
-    mouths = [shape.mouth_centre for shape in TableGeometry.from_spec(state.spec).pockets.values()]
-    diameter = state.spec.ball_diameter
+    mouths = [shape.mouth_centre for shape in TableGeometry.from_spec(spec).pockets.values()]
+    diameter, r = spec.ball_diameter, spec.radius
+    bounds = (r, spec.length - r, spec.width - r)
     whites = [b for b in centres if b != COLOURED]
     costed: list[tuple[float, int, int, float, float, tuple[float, float]]] = []
     for cue_ball in whites:
@@ -142,8 +147,7 @@ def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction
             if object_ball == cue_ball:
                 continue
             phi = angle_to(cue, obj)
-            to_rail = _rail_distance(state, obj, phi)
-            end = (obj[0] + to_rail * math.cos(phi), obj[1] + to_rail * math.sin(phi))
+            to_rail, end = _rail_end(bounds, obj, phi)
             cue_path = max(0.0, math.dist(cue, obj) - diameter)
             object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL)
             speed = rolling_speed_needed(cue_path, object_start / 0.975)
