@@ -1,6 +1,7 @@
 """Benchmark of the environment's overhead: env steps/s against raw ``simulate`` on the very
 shots the env played, the masked env for MaskablePPO (:mod:`kinghill.envs.masked`) beside the
-plain one, and steps/s of vector envs with 1 and 2 worker processes.
+plain one (the two in alternating rounds), and steps/s of vector envs with 1 and 2 worker
+processes.
 
 Ratios within one run are what count (absolute numbers drift between machines).
 """
@@ -153,14 +154,36 @@ def _vector(workers: int, steps: int, seed: int) -> float:
     return workers * steps / elapsed
 
 
+ROUNDS = 5
+"""The plain and the masked env run in turns, this many rounds each (fresh envs, seeds
+``seed``, ``seed + 1``, ...), so that a change of load on the machine weighs on both alike."""
+
+
+def _rounds(steps: int, seed: int) -> tuple[_Run, _MaskedRun]:
+    """``steps`` steps of each env, summed over :data:`ROUNDS` alternating rounds."""
+    run, masked = _Run(0.0, 0, 0.0, []), _MaskedRun(0.0, 0, 0.0, 0.0)
+    rounds = min(ROUNDS, steps)
+    for r in range(rounds):
+        n = steps // rounds + (r < steps % rounds)
+        part, masked_part = _play(n, seed + r), _play_masked(n, seed + r)
+        run.seconds += part.seconds
+        run.steps += part.steps
+        run.simulate_seconds += part.simulate_seconds
+        run.shots += part.shots
+        masked.seconds += masked_part.seconds
+        masked.steps += masked_part.steps
+        masked.menu_seconds += masked_part.menu_seconds
+        masked.simulate_seconds += masked_part.simulate_seconds
+    return run, masked
+
+
 def benchmark(steps: int = 2_000, vector_steps: int = 500, seed: int = 0) -> dict[str, Any]:
     """Run the benchmark; returns the numbers as a dict."""
     _play(20, seed + 1)  # warm-up
-    run = _play(steps, seed)
+    _play_masked(20, seed + 1)
+    run, masked = _rounds(steps, seed)
     raw_time = _raw(run.shots)
     shots = len(run.shots)
-    _play_masked(20, seed + 1)  # warm-up
-    masked = _play_masked(steps, seed)
     return {
         "env_steps": run.steps,
         "shots": shots,

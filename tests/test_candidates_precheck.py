@@ -1,0 +1,43 @@
+"""Issue 9 item 6: the numpy pre-check of :func:`kinghill.envs.candidates.pots` (the cut of
+every route and cue ball at once) never rules out a pot that the exact check accepts, so the
+faster enumeration finds the same pots; and it does rule out most pairs (its purpose)."""
+
+import numpy as np
+
+from kinghill.envs.candidates import DEFAULT_NOISE, _open_lines, _pot, _table
+from kinghill.physics import Cushion, Pocket, TableSpec, TableState
+
+SPEC = TableSpec()
+
+
+def _scattered(rng: np.random.Generator, balls: int) -> TableState:
+    """``balls`` balls at random spots on the playing area, none overlapping."""
+    r = SPEC.radius
+    while True:
+        xy = np.column_stack(
+            [rng.uniform(r, SPEC.length - r, balls), rng.uniform(r, SPEC.width - r, balls)]
+        )
+        gaps = np.linalg.norm(xy[:, None] - xy[None], axis=2) + np.eye(balls)
+        if gaps.min() > SPEC.ball_diameter:
+            return TableState.of(SPEC, {b: tuple(p) for b, p in enumerate(xy.tolist())})
+
+
+def test_the_pre_check_keeps_every_pot_the_exact_check_accepts() -> None:
+    rng = np.random.default_rng(0)
+    kept = ruled_out = 0
+    for k in range(150):
+        state = _scattered(rng, 2 + k % 7)
+        table = _table(state, DEFAULT_NOISE)
+        balls = list(table.centres)
+        keys = [(b, p, d) for b in balls for p in Pocket for d in (None, *Cushion)]
+        routes = [route for key in keys if (route := table.route(*key)) is not None]
+        for route, line in zip(routes, _open_lines(table, balls, routes), strict=True):
+            for cue_ball, open_line in zip(balls, line, strict=True):
+                if cue_ball == route.object_ball:
+                    continue
+                if _pot(table, cue_ball, route, None) is not None:
+                    assert open_line, (k, cue_ball, route)
+                    kept += 1
+                elif not open_line:
+                    ruled_out += 1
+    assert kept > 100 and ruled_out > kept
