@@ -237,14 +237,12 @@ def _on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
 @dataclass(frozen=True)
 class _ObjectRoute:
     """The object ball's half of a pot, shared by every cue ball that might play it: its path
-    to the pocket, the balls that block that path, the ghost point, the approach angle and the
-    pocket's window at that angle."""
+    to the pocket, the ghost point, the approach angle and the pocket's window at that angle."""
 
     object_ball: int
     pocket: Pocket
     double: Cushion | None
     points: tuple[Point, ...]
-    blockers: frozenset[int]
     ghost: Point
     approach: float
     window: float
@@ -315,6 +313,7 @@ class _Table:
     routes: dict[tuple[int, Pocket, Cushion | None], _ObjectRoute | None] = field(
         default_factory=dict
     )
+    blocked: dict[tuple[int, Pocket, Cushion | None], frozenset[int]] = field(default_factory=dict)
 
     def route(
         self, object_ball: int, pocket: Pocket, double: Cushion | None
@@ -324,6 +323,14 @@ class _Table:
         if key not in self.routes:
             self.routes[key] = _object_route(self, object_ball, pocket, double)
         return self.routes[key]
+
+    def blockers(self, route: _ObjectRoute) -> frozenset[int]:
+        """:func:`_blockers` of ``route``'s path, once per position (more than one: no pot)."""
+        key = (route.object_ball, route.pocket, route.double)
+        if key not in self.blocked:
+            found = _blockers(self.centres, self.diameter, route.points, route.object_ball)
+            self.blocked[key] = found
+        return self.blocked[key]
 
 
 _LAST: list[_Table] = []
@@ -349,8 +356,8 @@ def _object_route(
     table: _Table, object_ball: int, pocket: Pocket, double: Cushion | None
 ) -> _ObjectRoute | None:
     """The object ball's route into ``pocket`` (straight or off ``double``), or None when the
-    pocket is closed from there or more than one ball blocks the way. A ball hanging in a mouth
-    drops at a touch into that pocket, and into no other."""
+    pocket is closed from there (the balls in its way: :meth:`_Table.blockers`). A ball hanging
+    in a mouth drops at a touch into that pocket, and into no other."""
     spec, centres = table.spec, table.centres
     obj = centres[object_ball]
     target, axis = table.aims[pocket]
@@ -371,9 +378,6 @@ def _object_route(
     window = pocket_window(pocket, approach)
     if window <= 0:
         return None
-    blockers = _blockers(centres, table.diameter, points, object_ball)
-    if len(blockers) > 1:
-        return None  # whichever ball is the cue ball, another stands in the way
     ghost = ghost_point(obj, points[1], spec)
     path = _path_length(points)
     return _ObjectRoute(
@@ -381,7 +385,6 @@ def _object_route(
         pocket,
         double,
         points,
-        blockers,
         ghost,
         approach,
         window,
@@ -464,6 +467,19 @@ def _open_lines(table: _Table, cues: list[int], routes: list[_ObjectRoute]) -> l
     return (cosines >= COS_MAX_CUT - OPEN_MARGIN).tolist()
 
 
+def _chance_bound(table: _Table, route: _ObjectRoute, cues: list[int]) -> float:
+    """An upper bound on the chance of any pot of ``route`` by one of ``cues``: the nearest cue
+    ball's straight line to the ghost point (no path is shorter), played without a cut."""
+    ghost = route.ghost
+    nearest = min(
+        (math.dist(table.centres[c], ghost) for c in cues if c != route.object_ball), default=None
+    )
+    if nearest is None:
+        return 0.0
+    chance = _window_chance(route.window, table.radius, 0.0, nearest, route.path, table.noise)
+    return 0.5 * chance if route.double is not None else chance
+
+
 def pots(
     state: TableState,
     cue_balls: Iterable[int],
@@ -484,18 +500,19 @@ def pots(
     straight: list[Cushion | None] = [None]
     ways = [None, *Cushion] if doubles else straight
     kicks = [None, *Cushion] if abricols else straight
-    routes = [
+    opened = [
         (j, route)
         for j, object_ball in enumerate(b for b in object_balls if b in table.centres)
         for pocket in Pocket
         for double in ways
         if (route := table.route(object_ball, pocket, double)) is not None
+        and (min_chance <= 0 or _chance_bound(table, route, cues) >= min_chance - OPEN_MARGIN)
     ]
-    open_lines = _open_lines(table, cues, [route for _, route in routes])
+    routes = [(j, route, b) for j, route in opened if len(b := table.blockers(route)) <= 1]
+    open_lines = _open_lines(table, cues, [route for _, route, _ in routes])
     found: list[tuple[tuple[float, int, int, int, int], PotCandidate]] = []
-    for (j, route), open_line in zip(routes, open_lines, strict=True):
+    for (j, route, blockers), open_line in zip(routes, open_lines, strict=True):
         object_ball, pocket, double = route.object_ball, route.pocket, route.double
-        blockers = route.blockers
         for i, cue_ball in enumerate(cues):
             if cue_ball == object_ball or (blockers and cue_ball not in blockers):
                 continue  # the one ball in the object ball's way must be the cue ball

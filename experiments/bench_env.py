@@ -1,6 +1,6 @@
 """Benchmark of the environment's overhead: env steps/s against raw ``simulate`` on the very
 shots the env played, the masked env for MaskablePPO (:mod:`kinghill.envs.masked`) beside the
-plain one (the two in alternating rounds), and steps/s of vector envs with 1 and 2 worker
+plain one (the two taking turns), and steps/s of vector envs with 1 and 2 worker
 processes.
 
 Ratios within one run are what count (absolute numbers drift between machines).
@@ -12,6 +12,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +41,23 @@ class _Run:
     shots: list[tuple[TableState, ShotResult]]
 
 
-def _play(steps: int, seed: int) -> _Run:
-    """Time ``steps`` env steps with random actions, and the ``simulate`` calls inside them.
+@contextmanager
+def _timed(
+    simulate_with: Callable[..., ShotResult],
+    menu_with: Callable[[FrameView], masked_module.Menu] = shot_menu,
+) -> Iterator[None]:
+    """``simulate`` (and ``shot_menu``) replaced by their timed versions for a while."""
+    game_module.simulate = simulate_with
+    setattr(masked_module, "shot_menu", menu_with)  # noqa: B010  (a module function's stand-in)
+    try:
+        yield
+    finally:
+        game_module.simulate, masked_module.shot_menu = simulate, shot_menu
+
+
+def _plain_steps(steps: int, seed: int, run: _Run) -> Iterator[None]:
+    """Play ``steps`` env steps with random actions, timing each into ``run`` with the
+    ``simulate`` calls inside; yields after every step, so that the masked env can take turns.
 
     Both seats' actions are sampled before the clock starts (choosing is the agents' cost, not
     the environment's); the opponent decodes its pre-sampled points like the learner's.
@@ -52,8 +69,6 @@ def _play(steps: int, seed: int) -> _Run:
     def opponent(view: FrameView) -> Action:
         return decode_action(next(points), view)
 
-    run = _Run(0.0, steps, 0.0, [])
-
     def timed_simulate(state: TableState, *args: Any, **kwargs: Any) -> ShotResult:
         start = time.perf_counter()
         result = simulate(state, *args, **kwargs)
@@ -63,17 +78,24 @@ def _play(steps: int, seed: int) -> _Run:
 
     env = KingOfTheHillEnv(opponent=opponent, breaker="random")
     mine = [space.sample() for _ in range(steps)]
-    game_module.simulate = timed_simulate
-    try:
-        obs, info = env.reset(seed=seed)
-        start = time.perf_counter()
-        for point in mine:
-            obs, _, term, trunc, info = env.step(point)
+    with _timed(timed_simulate):
+        env.reset(seed=seed)
+    for point in mine:
+        with _timed(timed_simulate):
+            start = time.perf_counter()
+            _, _, term, trunc, _ = env.step(point)
             if term or trunc:
-                obs, info = env.reset()
-        run.seconds = time.perf_counter() - start
-    finally:
-        game_module.simulate = simulate
+                env.reset()
+            run.seconds += time.perf_counter() - start
+        run.steps += 1
+        yield
+
+
+def _play(steps: int, seed: int) -> _Run:
+    """Time ``steps`` env steps with random actions (:func:`_plain_steps`)."""
+    run = _Run(0.0, 0, 0.0, [])
+    for _ in _plain_steps(steps, seed, run):
+        pass
     return run
 
 
@@ -88,16 +110,17 @@ class _MaskedRun:
     simulate_seconds: float
 
 
-def _play_masked(steps: int, seed: int) -> _MaskedRun:
-    """Time ``steps`` steps of the masked env: the learner picks a uniformly drawn offered slot
-    and speed/spin level (drawn before the clock starts, as indices into what is offered), the
-    opponent plays pre-sampled points of the plain action space, as in :func:`_play`."""
+def _masked_steps(steps: int, seed: int, run: _MaskedRun) -> Iterator[None]:
+    """Play ``steps`` steps of the masked env, timing each into ``run`` with the shot menus and
+    the ``simulate`` calls inside; yields after every step. The learner picks a uniformly
+    drawn offered slot and speed/spin level (drawn before the clock starts, as indices into
+    what is offered), the opponent plays pre-sampled points of the plain action space, as in
+    :func:`_plain_steps`."""
     space = action_space()
     space.seed(seed)
     points = iter([space.sample() for _ in range(4 * steps)])
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, 1 << 30, size=(steps, 3))
-    run = _MaskedRun(0.0, steps, 0.0, 0.0)
 
     def opponent(view: FrameView) -> Action:
         return decode_action(next(points), view)
@@ -116,19 +139,26 @@ def _play_masked(steps: int, seed: int) -> _MaskedRun:
 
     env = masked_module.MaskedShots(KingOfTheHillEnv(opponent=opponent, breaker="random"))
     levels = (len(masked_module.SPEED_FACTORS), len(masked_module.SPINS))
-    game_module.simulate, masked_module.shot_menu = timed_simulate, timed_menu
-    try:
+    with _timed(timed_simulate, timed_menu):
         env.reset(seed=seed)
-        start = time.perf_counter()
-        for slot, speed, spin in picks.tolist():
-            offered = np.flatnonzero(env.menu.offered)
-            action = (int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1])
+    for slot, speed, spin in picks.tolist():
+        offered = np.flatnonzero(env.menu.offered)
+        action = (int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1])
+        with _timed(timed_simulate, timed_menu):
+            start = time.perf_counter()
             _, _, term, trunc, _ = env.step(action)
             if term or trunc:
                 env.reset()
-        run.seconds = time.perf_counter() - start
-    finally:
-        game_module.simulate, masked_module.shot_menu = simulate, shot_menu
+            run.seconds += time.perf_counter() - start
+        run.steps += 1
+        yield
+
+
+def _play_masked(steps: int, seed: int) -> _MaskedRun:
+    """Time ``steps`` steps of the masked env (:func:`_masked_steps`)."""
+    run = _MaskedRun(0.0, 0, 0.0, 0.0)
+    for _ in _masked_steps(steps, seed, run):
+        pass
     return run
 
 
@@ -154,26 +184,21 @@ def _vector(workers: int, steps: int, seed: int) -> float:
     return workers * steps / elapsed
 
 
-ROUNDS = 5
-"""The plain and the masked env run in turns, this many rounds each (fresh envs, seeds
-``seed``, ``seed + 1``, ...), so that a change of load on the machine weighs on both alike."""
+ROUNDS = 10
+"""The plain and the masked env take turns, this many chunks of steps each (each env plays on
+where it stopped), so that a change of load on the machine weighs on both alike."""
 
 
 def _rounds(steps: int, seed: int) -> tuple[_Run, _MaskedRun]:
-    """``steps`` steps of each env, summed over :data:`ROUNDS` alternating rounds."""
+    """``steps`` steps of each env, in :data:`ROUNDS` alternating chunks."""
     run, masked = _Run(0.0, 0, 0.0, []), _MaskedRun(0.0, 0, 0.0, 0.0)
-    rounds = min(ROUNDS, steps)
-    for r in range(rounds):
-        n = steps // rounds + (r < steps % rounds)
-        part, masked_part = _play(n, seed + r), _play_masked(n, seed + r)
-        run.seconds += part.seconds
-        run.steps += part.steps
-        run.simulate_seconds += part.simulate_seconds
-        run.shots += part.shots
-        masked.seconds += masked_part.seconds
-        masked.steps += masked_part.steps
-        masked.menu_seconds += masked_part.menu_seconds
-        masked.simulate_seconds += masked_part.simulate_seconds
+    plain_steps, masked_steps = _plain_steps(steps, seed, run), _masked_steps(steps, seed, masked)
+    chunk = -(-steps // ROUNDS)
+    while run.steps < steps:
+        for _ in zip(range(chunk), plain_steps, strict=False):
+            pass
+        for _ in zip(range(chunk), masked_steps, strict=False):
+            pass
     return run, masked
 
 

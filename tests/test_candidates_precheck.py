@@ -1,10 +1,11 @@
-"""Issue 9 item 6: the numpy pre-check of :func:`kinghill.envs.candidates.pots` (the cut of
-every route and cue ball at once) never rules out a pot that the exact check accepts, so the
-faster enumeration finds the same pots; and it does rule out most pairs (its purpose)."""
+"""Issue 9 item 6: the shortcuts of :func:`kinghill.envs.candidates.pots` find the same pots: the
+numpy pre-check of the cut (every route and cue ball at once) never rules out a pot that the
+exact check accepts, and rules out most pairs (its purpose); with a minimum chance, the bound
+on a route's best chance skips only pots below it."""
 
 import numpy as np
 
-from kinghill.envs.candidates import DEFAULT_NOISE, _open_lines, _pot, _table
+from kinghill.envs.candidates import DEFAULT_NOISE, _open_lines, _pot, _table, pots
 from kinghill.physics import Cushion, Pocket, TableSpec, TableState
 
 SPEC = TableSpec()
@@ -41,3 +42,19 @@ def test_the_pre_check_keeps_every_pot_the_exact_check_accepts() -> None:
                 elif not open_line:
                     ruled_out += 1
     assert kept > 100 and ruled_out > kept
+
+
+def test_a_minimum_chance_skips_only_pots_below_it() -> None:
+    """``pots(min_chance=...)`` bounds each route's best chance before looking at its lines:
+    it must give exactly the pots of the full list that are at least that likely."""
+    rng = np.random.default_rng(1)
+    skipped = 0
+    for k in range(120):
+        state = _scattered(rng, 3 + k % 6)
+        balls = [int(b) for b in np.flatnonzero(state.on_table)]
+        for floor in (0.05, 0.3, 0.6):
+            full = pots(state, balls[1:], balls, doubles=True)
+            likely = pots(state, balls[1:], balls, doubles=True, min_chance=floor)
+            assert likely == [c for c in full if c.chance >= floor], (k, floor)
+            skipped += len(full) - len(likely)
+    assert skipped > 0
