@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -160,7 +161,8 @@ def rolling_fraction(b: float = 0.0) -> float:
 def rolling_speed_needed(distance: float, arrival: float, b: float = 0.0) -> float:
     """The initial speed of a ball struck ``b`` R above centre that still rolls at ``arrival``
     m/s after ``distance`` m (sliding losses folded into the rolling fraction)."""
-    return math.sqrt(arrival * arrival + 2 * ROLL_DECELERATION * distance) / rolling_fraction(b)
+    fraction = ROLLING_FRACTION * (1.0 + b)  # rolling_fraction(b), without the call
+    return math.sqrt(arrival * arrival + 2 * ROLL_DECELERATION * distance) / fraction
 
 
 def pot_speed(
@@ -234,10 +236,10 @@ def _on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
     return half + margin < x < spec.length - margin
 
 
-@dataclass(frozen=True)
-class _ObjectRoute:
+class _ObjectRoute(NamedTuple):
     """The object ball's half of a pot, shared by every cue ball that might play it: its path
-    to the pocket, the ghost point, the approach angle and the pocket's window at that angle."""
+    to the pocket, the ghost point, the approach angle and the pocket's window at that angle
+    (a tuple: dozens are made per decision)."""
 
     object_ball: int
     pocket: Pocket
