@@ -4,7 +4,8 @@ A spec is ``TARGET`` or ``TARGET?KEY=VALUE,KEY=VALUE``. The target is
 
 - a built-in name: ``random``, ``heuristic``, ``search`` (default budget), ``search:N`` (N
   simulations per decision), ``search:Xs`` (X seconds per decision), ``policy:PATH`` (a
-  Stable-Baselines3 checkpoint, aim-assisted action);
+  Stable-Baselines3 checkpoint, aim-assisted action), ``rllib:PATH`` (an RLlib checkpoint of
+  ``kinghill train --backend rllib``; the ``rllib`` extra);
 - the name of an entry point in the group ``kinghill.agents`` of an installed package;
 - ``package.module:Attribute``: a class or factory function importable from ``sys.path``
   (``Attribute`` may be dotted, ``module:Outer.make``).
@@ -29,7 +30,7 @@ from kinghill.envs import Agent
 
 ENTRY_POINT_GROUP = "kinghill.agents"
 """The entry-point group installed packages put their agents in."""
-BUILT_IN = ("random", "heuristic", "search", "policy")
+BUILT_IN = ("random", "heuristic", "search", "policy", "rllib")
 """Built-in targets; these names win over entry points of the same name."""
 NAMES = (
     "random",
@@ -38,6 +39,7 @@ NAMES = (
     "search:N",
     "search:Xs",
     "policy:PATH",
+    "rllib:PATH",
     "an entry point of kinghill.agents",
     "module:Attribute",
 )
@@ -107,8 +109,8 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 
 def check_agent(spec: str) -> None:
     """Check that ``spec`` names a class or factory and that its arguments fit, without
-    building the agent (for options checked before a long run starts); a ``policy:PATH``
-    checkpoint must be there (it is not loaded)."""
+    building the agent (for options checked before a long run starts); a ``policy:PATH`` or
+    ``rllib:PATH`` checkpoint must be there (it is not loaded)."""
     factory, arguments = _resolve(spec)
     _call_arguments(factory, arguments, None, spec)
     target = AgentSpec.parse(spec).target
@@ -118,6 +120,16 @@ def check_agent(spec: str) -> None:
         try:
             find_checkpoint(target.removeprefix("policy:"))
         except (OSError, ValueError) as error:
+            raise AgentSpecError(f"agent {spec!r}: {error}") from None
+    if target.startswith("rllib:"):
+        from kinghill.agents.rllib_agent import import_rllib, module_folder
+
+        import_rllib()
+        try:
+            module_folder(
+                target.removeprefix("rllib:"), AgentSpec.parse(spec).arguments.get("module")
+            )
+        except OSError as error:
             raise AgentSpecError(f"agent {spec!r}: {error}") from None
 
 
@@ -219,6 +231,10 @@ def _built_in(kind: str, argument: str, colon: str, spec: str) -> AgentFactory:
         from kinghill.agents.policy import PolicyAgent
 
         return _bound(PolicyAgent, path=argument)
+    if kind == "rllib" and argument:
+        from kinghill.agents.rllib_agent import RLlibAgent
+
+        return _bound(RLlibAgent, path=argument)
     raise UnknownAgentError(f"unknown agent {spec!r}; known agents: {', '.join(NAMES)}")
 
 

@@ -538,8 +538,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         default=["random", "heuristic", "search"],
         metavar="AGENT",
         help="agent specs: random, heuristic, search, search:N, search:Xs, policy:PATH, "
-        "mypkg.module:MyAgent?key=value,key=value (a class or factory on PYTHONPATH), or an entry "
-        "point of kinghill.agents (default: random heuristic search)",
+        "rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
+        "PYTHONPATH), or an entry point of kinghill.agents (default: random heuristic search)",
     )
     parser.add_argument(
         "--frames",

@@ -41,7 +41,13 @@ from kinghill.experiments.cli import (
     positive_int,
     seed,
 )
+from kinghill.experiments.rllib_train import RLlibConfig
 
+BACKENDS = ("sb3", "rllib")
+"""``--backend``: Stable-Baselines3 here, or RLlib (:mod:`kinghill.experiments.rllib_train`)."""
+RLLIB_ONLY = ("ray", "iterations", "iteration_steps", "epochs", "policies")
+"""Arguments of ``--backend rllib`` alone (None unless given)."""
+RLLIB_DEFAULTS = RLlibConfig(out=Path("."))
 ALGORITHMS = ("ppo", "sac", "maskable-ppo")
 """PPO and SAC (Stable-Baselines3) on the ``Box`` actions; MaskablePPO (sb3-contrib) on the
 masked discrete action."""
@@ -424,7 +430,7 @@ def train(config: TrainConfig) -> TrainResult:
         final_win_rate=curve.last_win_rate,
         extra={"warm_start": warm} if warm else {},
     )
-    record = {"config": _jsonable(asdict(config)), "result": _jsonable(asdict(result))}
+    record = {"config": jsonable(asdict(config)), "result": jsonable(asdict(result))}
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     return result
 
@@ -436,11 +442,12 @@ def _title(config: TrainConfig) -> str:
     )
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON can hold it: paths as text, tuples as lists, NaN and inf as null."""
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, Path):
         return str(value)
     if isinstance(value, float) and not math.isfinite(value):
@@ -514,6 +521,30 @@ def plot_learning_curve(
     """Draw episode reward mean and win rate against steps into ``path``, with the evaluation
     win rates of ``evaluations`` (``evaluations.csv``, with their intervals) when it exists;
     return the curve."""
+    curve = load_curve(monitor_dir, window)
+    draw_learning_curve(
+        curve,
+        path,
+        title,
+        evaluations,
+        eval_label,
+        reward_label=f"episode reward (mean of last {window})",
+        win_label="frames won (same window)",
+    )
+    return curve
+
+
+def draw_learning_curve(
+    curve: Curve,
+    path: Path,
+    title: str = "",
+    evaluations: Path | None = None,
+    eval_label: str = "evaluation",
+    reward_label: str = "episode reward",
+    win_label: str = "frames won",
+) -> None:
+    """Draw ``curve`` (reward on the left axis, win rate on the right) and the evaluations of
+    ``evaluations`` with their intervals into ``path``; both training backends use it."""
     import matplotlib
 
     from kinghill.experiments.evaluation import load_evaluations
@@ -521,14 +552,13 @@ def plot_learning_curve(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    curve = load_curve(monitor_dir, window)
     fig, reward_axis = plt.subplots(figsize=(7, 4), dpi=120)
     reward_axis.plot(curve.steps, curve.reward_mean, color="tab:blue")
     reward_axis.set_xlabel("environment steps")
-    reward_axis.set_ylabel(f"episode reward (mean of last {window})", color="tab:blue")
+    reward_axis.set_ylabel(reward_label, color="tab:blue")
     win_axis = reward_axis.twinx()
     win_axis.plot(curve.steps, curve.win_rate, color="tab:green")
-    win_axis.set_ylabel("frames won (same window)", color="tab:green")
+    win_axis.set_ylabel(win_label, color="tab:green")
     win_axis.set_ylim(0, 1)
     rows = load_evaluations(evaluations) if evaluations is not None else []
     if rows:
@@ -542,7 +572,6 @@ def plot_learning_curve(
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
-    return curve
 
 
 # ---- the command ---------------------------------------------------------------------------
@@ -562,6 +591,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument("--out", type=output_dir, required=True, metavar="DIR", help="run folder")
     parser.add_argument(
+        "--backend", choices=BACKENDS, default="sb3",
+        help="sb3: Stable-Baselines3 / sb3-contrib against an opponent (default); rllib: RLlib "
+        "PPO by self-play on the two-seat shot-menu env (the rllib extra; see --ray)",
+    )  # fmt: skip
+    parser.add_argument(
         "--algo", choices=ALGORITHMS, default=d.algo, help="the learning algorithm (default: ppo)"
     )
     parser.add_argument(
@@ -572,7 +606,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--opponent",
         type=opponent_name,
-        default=d.opponent,
         metavar="NAME",
         help="an agent spec (random, heuristic, search, policy:PATH, mypkg.module:MyAgent, an "
         "entry point of kinghill.agents), self (self-play) or league (--league agents and "
@@ -608,8 +641,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="SubprocVecEnv or gymnasium.make_vec async (default: sb3)",
     )
     parser.add_argument(
-        "--checkpoint-every", type=non_negative_int, default=d.checkpoint_every, metavar="STEPS",
-        help=f"0 for none (default: {d.checkpoint_every})",
+        "--checkpoint-every", type=non_negative_int, metavar="N",
+        help=f"steps (sb3) or iterations (rllib) between checkpoints, 0 for none (default: "
+        f"{d.checkpoint_every} steps, {RLLIB_DEFAULTS.checkpoint_every} iterations)",
     )  # fmt: skip
     parser.add_argument(
         "--pool-size", type=positive_int, default=d.pool_size, help="self-play pool (default: 5)"
@@ -650,8 +684,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="RewardWeights, e.g. white=0.2,foul=-0.5 (keys: white, foul, win, loss)",
     )  # fmt: skip
     parser.add_argument(
-        "--eval-every", type=non_negative_int, default=d.eval_every, metavar="STEPS",
-        help="evaluate the deterministic policy every STEPS steps (0: never; default 0)",
+        "--eval-every", type=non_negative_int, default=d.eval_every, metavar="N",
+        help="evaluate the deterministic policy every N steps (sb3) or iterations (rllib) "
+        "(0: never; default 0)",
     )  # fmt: skip
     parser.add_argument(
         "--eval-opponent", type=agent_name, default=d.eval_opponent, metavar="NAME",
@@ -676,6 +711,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--curriculum", choices=sorted(CURRICULA),
         help="start episodes from a built-in curriculum of practice positions",
+    )  # fmt: skip
+    rllib = parser.add_argument_group("--backend rllib")
+    rllib.add_argument(
+        "--ray", metavar="ADDRESS",
+        help="the Ray cluster for the env runners: auto, or HOST:PORT (default: a local "
+        "instance, started and stopped by the run)",
+    )  # fmt: skip
+    rllib.add_argument(
+        "--iterations", type=positive_int, metavar="N",
+        help=f"PPO iterations (default: {RLLIB_DEFAULTS.iterations})",
+    )  # fmt: skip
+    rllib.add_argument(
+        "--iteration-steps", type=positive_int, metavar="STEPS",
+        help=f"env steps (both seats) sampled per iteration (default: "
+        f"{RLLIB_DEFAULTS.batch_steps})",
+    )  # fmt: skip
+    rllib.add_argument(
+        "--epochs", type=positive_int,
+        help=f"SGD passes over each iteration's steps (default: {RLLIB_DEFAULTS.epochs})",
+    )  # fmt: skip
+    rllib.add_argument(
+        "--policies", choices=("shared", "per-seat"),
+        help="one policy for both seats (default) or one per seat",
     )  # fmt: skip
     return parser
 
@@ -747,6 +805,16 @@ def parse_reward(text: str) -> RewardWeights:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train`` and print where the outputs are."""
+    if args.backend == "rllib":
+        from kinghill.experiments.rllib_train import config_from_args, require_rllib, train_rllib
+
+        rllib_config = config_from_args(args)
+        require_rllib()
+        return report(train_rllib(rllib_config))
+    for name in RLLIB_ONLY:
+        if getattr(args, name) is not None:
+            raise UsageError("is for --backend rllib", "--" + name.replace("_", "-"))
+    d = TrainConfig(out=args.out)
     action = args.action or ("masked" if args.algo == "maskable-ppo" else "aim")
     if (args.algo == "maskable-ppo") != (action == "masked"):
         raise UsageError("maskable-ppo trains the masked action, and only it", "--action")
@@ -764,12 +832,14 @@ def run(args: argparse.Namespace) -> int:
         out=args.out,
         algo=args.algo,
         action=action,
-        opponent=args.opponent,
+        opponent=args.opponent or d.opponent,
         steps=args.steps,
         envs=args.envs,
         seed=args.seed,
         vectorization=args.vectorization,
-        checkpoint_every=args.checkpoint_every,
+        checkpoint_every=(
+            d.checkpoint_every if args.checkpoint_every is None else args.checkpoint_every
+        ),
         pool_size=args.pool_size,
         refresh=args.refresh,
         net=args.net,
@@ -790,7 +860,11 @@ def run(args: argparse.Namespace) -> int:
         warm_start=args.warm_start,
         ent_coef=args.ent_coef,
     )
-    result = train(config)
+    return report(train(config))
+
+
+def report(result: TrainResult) -> int:
+    """Print where a run's outputs are (both backends)."""
     print(
         f"model {result.model} ({result.wall_seconds:.0f} s, {result.episodes} episodes); "
         f"last reward mean {result.final_reward_mean:.3f}, win rate {result.final_win_rate:.3f}; "

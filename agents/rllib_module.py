@@ -1,0 +1,74 @@
+"""RLlib's default PPO network on the shot menu, with its action mask honoured (the ``rllib``
+extra): the mask is taken out of the observation before the network and the logits of the
+actions it excludes are pushed to RLlib's ``FLOAT_MIN``, so they are never sampled nor chosen.
+
+Trained by ``kinghill train --backend rllib`` (:mod:`kinghill.experiments.rllib_train`) and
+loaded from its checkpoints by :class:`kinghill.agents.rllib_agent.RLlibAgent`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import torch
+from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+from ray.rllib.core.columns import Columns
+from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+OBSERVATIONS, MASK = "observations", "action_mask"
+"""The keys of the masked observation (:func:`kinghill.envs.masked_aec.observation_space`)."""
+
+
+class MaskedMenuModule(DefaultPPOTorchRLModule):
+    """PPO's default actor-critic (``model_config``: ``fcnet_hiddens`` ...) built for the
+    ``observations`` part of a ``Dict(observations, action_mask)`` space; every forward pass
+    (inference, exploration, training, values) reads the mask from the batch and excludes the
+    masked actions' logits."""
+
+    def __init__(self, *, observation_space: gym.Space[Any] | None = None, **kwargs: Any) -> None:
+        if not isinstance(observation_space, gym.spaces.Dict) or set(observation_space) != {
+            OBSERVATIONS,
+            MASK,
+        }:
+            raise ValueError(
+                f"MaskedMenuModule needs a Dict({OBSERVATIONS}, {MASK}) observation space, "
+                f"got {observation_space}"
+            )
+        self.masked_space = observation_space
+        super().__init__(observation_space=observation_space[OBSERVATIONS], **kwargs)
+
+    def setup(self) -> None:
+        super().setup()  # the networks see the observations alone
+        self.observation_space = self.masked_space  # what the checkpoint rebuilds the module with
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        inner, mask = _split(batch)
+        return _masked(super()._forward(inner, **kwargs), mask)
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        inner, mask = _split(batch)
+        return _masked(super()._forward_train(inner, **kwargs), mask)
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> Any:
+        if embeddings is None:
+            batch = _split(batch)[0]
+        return super().compute_values(batch, embeddings)
+
+
+def _split(batch: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """A shallow copy of ``batch`` whose observation is the ``observations`` part, and the mask
+    (the batch itself is left as it is, so every pass finds the mask)."""
+    observation = batch[Columns.OBS]
+    inner = dict(batch)
+    inner[Columns.OBS] = observation[OBSERVATIONS]
+    return inner, observation[MASK]
+
+
+def _masked(output: dict[str, Any], mask: Any) -> dict[str, Any]:
+    """``output`` with the logits of masked actions replaced by ``FLOAT_MIN``."""
+    logits = output[Columns.ACTION_DIST_INPUTS]
+    output[Columns.ACTION_DIST_INPUTS] = torch.where(
+        mask > 0, logits, torch.full_like(logits, FLOAT_MIN)
+    )
+    return output
