@@ -75,7 +75,12 @@ class RLlibAgent:
         level = rllib_log.level
         rllib_log.setLevel(logging.ERROR)  # RLlib warns of its own deprecations on every load
         try:
-            loaded: Any = RLModule.from_checkpoint(self.path)
+            loaded: Any = RLModule.from_checkpoint(self.path.resolve())  # pyarrow: absolute
+        except Exception as error:  # a damaged or foreign checkpoint: say which, and why
+            raise AgentSpecError(
+                f"{self.path} is not a loadable RLlib module checkpoint: "
+                f"{type(error).__name__}: {error}"
+            ) from error
         finally:
             rllib_log.setLevel(level)
         self.module = loaded

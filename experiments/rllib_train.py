@@ -21,6 +21,7 @@ import csv
 import json
 import math
 import os
+import socket
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from kinghill.envs import RewardWeights
-from kinghill.experiments.cli import UsageError
+from kinghill.experiments.cli import CommandError, UsageError
 
 ENV_NAME = "kinghill_masked_aec"
 """The name the env is registered under with Ray Tune's registry."""
@@ -192,7 +193,7 @@ def config_from_args(args: argparse.Namespace) -> RLlibConfig:
     return RLlibConfig(
         out=args.out,
         envs=args.envs,
-        ray_address=args.ray,
+        ray_address=None if args.ray in (None, "local") else args.ray,
         seed=args.seed,
         minibatch_size=args.batch_size,
         net=args.net,
@@ -301,16 +302,11 @@ def train_rllib(config: RLlibConfig) -> Any:
 
     torch.set_num_threads(1)  # the learner's small networks; the cores run the env runners
     out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(
-            address=config.ray_address,
-            num_cpus=config.num_cpus if config.ray_address is None else None,
-            include_dashboard=False,
-            log_to_driver=False,
-        )
+        connect(config)
+    out.mkdir(parents=True, exist_ok=True)
     try:
         register_env(ENV_NAME, make_rllib_env)
         algo = algorithm_config(config).build_algo()
@@ -339,6 +335,46 @@ def train_rllib(config: RLlibConfig) -> Any:
     record = {"config": jsonable(asdict(config)), "result": jsonable(asdict(result))}
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     return result
+
+
+def connect(config: RLlibConfig) -> None:
+    """Start a local Ray instance, or join the cluster at ``config.ray_address``.
+
+    :raises UsageError: (``--ray``) the cluster cannot be reached.
+    :raises CommandError: a local instance cannot start.
+    """
+    import ray
+
+    if config.ray_address not in (None, "auto"):
+        reachable(config.ray_address)
+    try:
+        ray.init(
+            address=config.ray_address,
+            num_cpus=config.num_cpus if config.ray_address is None else None,
+            include_dashboard=False,
+            log_to_driver=False,
+        )
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        if config.ray_address is None:
+            raise CommandError(f"cannot start a local Ray instance: {error}") from None
+        raise UsageError(
+            f"cannot reach the Ray cluster at {config.ray_address!r}: {error}", "--ray"
+        ) from None
+
+
+def reachable(address: str, timeout: float = 5.0) -> None:
+    """Check that ``HOST:PORT`` (``ray://`` allowed) accepts a connection, since Ray itself
+    retries an unreachable address for minutes.
+
+    :raises UsageError: (``--ray``) not ``HOST:PORT``, or nothing answers there.
+    """
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise UsageError(f"{address!r} is not auto, local or HOST:PORT", "--ray")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise UsageError(f"no Ray cluster answers at {address}: {error}", "--ray") from None
 
 
 def _iterate(algo: Any, config: RLlibConfig, out: Path, start: float) -> list[dict[str, float]]:
@@ -433,7 +469,7 @@ def _draw(config: RLlibConfig, out: Path, rows: list[dict[str, float]]) -> Path:
         f"seed {config.seed}",
         evaluations=out / EVALUATIONS_FILE,
         eval_label=f"eval vs {config.eval_opponent} ({config.eval_frames} frames)",
-        reward_label="episode reward per seat (iteration mean)",
-        win_label="frames won by player_0 (iteration)",
+        reward_label=f"episode reward per seat (mean of last {WINDOW})",
+        win_label=f"frames won by player_0 (last {WINDOW})",
     )
     return path

@@ -5,6 +5,8 @@ The learner plays against a built-in agent (random, heuristic, search, ``policy:
 (:mod:`kinghill.experiments.selfplay`). Environments run in worker processes; every episode is
 logged by SB3's ``Monitor`` under ``DIR/monitor``, from which the learning curve is drawn.
 
+``--backend rllib`` trains by self-play on RLlib instead (:mod:`kinghill.experiments.rllib_train`).
+
 Outputs in ``DIR``: ``final.zip`` (the model; ``interrupted.zip`` after Ctrl-C) with
 ``final.json`` (how to load it), checkpoints under ``checkpoints/``, logs under ``tb/``
 (TensorBoard when it is installed, CSV always), ``learning_curve.png`` and ``run.json``
@@ -585,9 +587,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "PPO or SAC on the aim-assisted (or flat) env against a built-in agent, a saved "
             "policy, or by self-play against a pool of its own frozen snapshots. Writes "
             "DIR/final.zip, DIR/checkpoints/, DIR/tb/ (CSV; TensorBoard when installed), "
-            "DIR/monitor/, DIR/learning_curve.png and DIR/run.json."
+            "DIR/monitor/, DIR/learning_curve.png and DIR/run.json. With --backend rllib: PPO by "
+            "self-play on RLlib (the rllib extra), env runners on a local Ray instance or a "
+            "cluster (--ray); DIR/final/ is the RLlib checkpoint (agent rllib:DIR/final)."
         ),
-        epilog="example: kinghill train --algo ppo --opponent random --steps 20000 --out runs/ppo",
+        epilog="examples: kinghill train --algo ppo --opponent random --steps 20000 "
+        "--out runs/ppo; kinghill train --backend rllib --iterations 20 --envs 2 --out runs/rllib",
     )
     parser.add_argument("--out", type=output_dir, required=True, metavar="DIR", help="run folder")
     parser.add_argument(
@@ -715,8 +720,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     rllib = parser.add_argument_group("--backend rllib")
     rllib.add_argument(
         "--ray", metavar="ADDRESS",
-        help="the Ray cluster for the env runners: auto, or HOST:PORT (default: a local "
-        "instance, started and stopped by the run)",
+        help="the Ray cluster for the env runners: auto, HOST:PORT, or local (default: local, "
+        "a Ray instance started and stopped by the run)",
     )  # fmt: skip
     rllib.add_argument(
         "--iterations", type=positive_int, metavar="N",

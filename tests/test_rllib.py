@@ -27,7 +27,7 @@ from kinghill.experiments.rllib_train import RLlibConfig, algorithm_config  # no
 
 
 def test_train_then_tournament_with_the_checkpoint(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "run"
     status = main(
@@ -52,8 +52,9 @@ def test_train_then_tournament_with_the_checkpoint(
     run = json.loads((out / "run.json").read_text())
     assert run["config"]["iterations"] == 2 and run["result"]["extra"]["iterations"] == 2
 
+    monkeypatch.chdir(tmp_path)  # a relative PATH, as typed
     status = main(
-        ["tournament", "--agents", f"rllib:{out / 'final'}", "random", "--frames", "2",
+        ["tournament", "--agents", "rllib:run/final", "random", "--frames", "2",
          "--jobs", "2", "--out", str(tmp_path / "t")]
     )  # fmt: skip
     assert status == 0, capsys.readouterr().err
@@ -112,6 +113,8 @@ def test_one_policy_per_seat_maps_each_seat_to_its_own_module(tmp_path: Path) ->
         (["--algo", "sac"], "--algo: is for --backend sb3"),
         (["--steps", "100"], "--steps: is for --backend sb3"),
         (["--iteration-steps", "64", "--batch-size", "128"], "--batch-size: a minibatch of 128"),
+        (["--ray", "127.0.0.1:9"], "--ray: no Ray cluster answers at 127.0.0.1:9"),
+        (["--ray", "nowhere"], "--ray: 'nowhere' is not auto, local or HOST:PORT"),
     ],
 )
 def test_sb3_options_with_rllib_are_one_line_errors(
@@ -128,3 +131,19 @@ def test_an_rllib_path_without_a_checkpoint_is_refused(tmp_path: Path) -> None:
         check_agent(f"rllib:{tmp_path}")
     with pytest.raises(FileNotFoundError, match="no RLlib checkpoint"):
         RLlibAgent(tmp_path)
+
+
+def test_the_reference_agent_loads_without_ray_and_plays_a_frame_deterministically() -> None:
+    import ray
+
+    spec = f"rllib:{Path(__file__).resolve().parents[1] / 'docs' / 'training' / 'rllib-selfplay'}"
+    frames = []
+    for _ in range(2):
+        game = Game()
+        game.reset(seed=11, breaker=0)
+        players = [make_agent(spec, seed=0), make_agent("heuristic", seed=1)]
+        while not game.is_over:
+            game.play(players[game.to_move].act(game.view()))
+        frames.append((game.frame.winner, game.frame.shots))
+    assert frames[0] == frames[1]  # same seed, same frame: the agent adds no randomness
+    assert not ray.is_initialized()  # inference needs no Ray instance
