@@ -37,6 +37,9 @@ ENV_NAME = "kinghill_masked_aec"
 POLICIES = ("shared", "per-seat")
 """One policy for both seats, or one per seat."""
 SEATS = ("player_0", "player_1")
+SAMPLE_TIMEOUT_S = 600.0
+"""How long an iteration waits for its env runners' steps. RLlib's default (60 s) returned
+empty iterations on the loaded 2-core machine; a runner that is stuck still ends the wait."""
 WINDOW = 100
 """Frames over which the curve's means run (RLlib's default for the episode returns)."""
 FINAL_DIR = "final"
@@ -94,7 +97,7 @@ class RLlibConfig:
     epochs: int = 4
     net: tuple[int, ...] = (64, 64)
     learning_rate: float = 3e-4
-    ent_coef: float = 0.01
+    ent_coef: float = 0.0
     noise: bool = True
     reward: RewardWeights = field(default_factory=RewardWeights)
     checkpoint_every: int = 10
@@ -273,7 +276,11 @@ def algorithm_config(config: RLlibConfig) -> Any:
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config={"noise": config.noise, "reward": config.reward})
-        .env_runners(num_env_runners=config.envs, num_envs_per_env_runner=1)
+        .env_runners(
+            num_env_runners=config.envs,
+            num_envs_per_env_runner=1,
+            sample_timeout_s=SAMPLE_TIMEOUT_S,
+        )
         .learners(num_learners=0)
         .multi_agent(policies=set(config.module_ids), policy_mapping_fn=mapping)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
