@@ -3,7 +3,8 @@
 A spec is ``TARGET`` or ``TARGET?KEY=VALUE,KEY=VALUE``. The target is
 
 - a built-in name: ``random``, ``heuristic``, ``search`` (default budget), ``search:N`` (N
-  simulations per decision), ``search:Xs`` (X seconds per decision), ``policy:PATH`` (a
+  simulations per decision), ``search:Xs`` (X seconds per decision), ``search-value:PATH``
+  (the search with a learned leaf value, :mod:`kinghill.agents.value`), ``policy:PATH`` (a
   Stable-Baselines3 checkpoint, aim-assisted action), ``rllib:PATH`` (an RLlib checkpoint of
   ``kinghill train --backend rllib``; the ``rllib`` extra);
 - the name of an entry point in the group ``kinghill.agents`` of an installed package;
@@ -24,13 +25,14 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from kinghill.envs import Agent
 
 ENTRY_POINT_GROUP = "kinghill.agents"
 """The entry-point group installed packages put their agents in."""
-BUILT_IN = ("random", "heuristic", "search", "policy", "rllib")
+BUILT_IN = ("random", "heuristic", "search", "search-value", "policy", "rllib")
 """Built-in targets; these names win over entry points of the same name."""
 NAMES = (
     "random",
@@ -38,6 +40,7 @@ NAMES = (
     "search",
     "search:N",
     "search:Xs",
+    "search-value:PATH",
     "policy:PATH",
     "rllib:PATH",
     "an entry point of kinghill.agents",
@@ -131,6 +134,10 @@ def check_agent(spec: str) -> None:
             )
         except OSError as error:
             raise AgentSpecError(f"agent {spec!r}: {error}") from None
+    if target.startswith("search-value:"):
+        path = Path(target.removeprefix("search-value:"))
+        if not path.is_file():
+            raise AgentSpecError(f"agent {spec!r}: no value net at {path}")
 
 
 def build_agent(
@@ -204,7 +211,8 @@ def _name(factory: AgentFactory) -> str:
 
 
 def _built_in(kind: str, argument: str, colon: str, spec: str) -> AgentFactory:
-    """The class of a built-in agent, with the ``search:N``/``policy:PATH`` forms bound in."""
+    """The class of a built-in agent, with the ``search:N``, ``search-value:PATH`` and
+    ``policy:PATH`` forms bound in."""
     if kind == "random" and not colon:
         from kinghill.agents.random_agent import RandomAgent
 
@@ -227,6 +235,10 @@ def _built_in(kind: str, argument: str, colon: str, spec: str) -> AgentFactory:
             f"search:N needs a positive number of simulations, search:Xs positive seconds; "
             f"got {spec!r}"
         )
+    if kind == "search-value" and argument:
+        from kinghill.agents.value import value_search
+
+        return _bound(value_search, path=argument)
     if kind == "policy" and argument:
         from kinghill.agents.policy import PolicyAgent
 

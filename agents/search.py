@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -91,6 +92,11 @@ def position_value(frame: Frame, state: TableState, me: int) -> float:
     return float(np.clip(value, -0.95, 0.95))
 
 
+LeafValue = Callable[[Frame, TableState, int], float]
+"""Scores the position a simulated shot leaves for player ``me``, in [-1, 1], as
+:func:`position_value` does (a learned one: :class:`kinghill.agents.value.LearnedValue`)."""
+
+
 @dataclass
 class _Arm:
     """One candidate shot and the scores of its simulations so far."""
@@ -120,6 +126,8 @@ class SearchAgent:
     :param noise: the execution noise assumed (default: the game's default ``NoiseModel``).
     :param margin: seconds kept in hand before the clock's limit (the last simulation, the
         return to the runner, a busy machine).
+    :param leaf: how the position after each simulated shot is scored (default the hand-made
+        :func:`position_value`).
     """
 
     def __init__(
@@ -129,6 +137,7 @@ class SearchAgent:
         time_budget: float | None = None,
         noise: NoiseModel | None = None,
         margin: float = CLOCK_MARGIN,
+        leaf: LeafValue = position_value,
     ) -> None:
         if budget < 1:
             raise ValueError(f"budget: at least one simulation per decision, got {budget}")
@@ -139,6 +148,7 @@ class SearchAgent:
         self.budget = budget
         self.time_budget = time_budget
         self.margin = margin
+        self.leaf = leaf
         self.noise = noise or NoiseModel()
         self.rng = np.random.default_rng(seed)
 
@@ -221,7 +231,7 @@ class SearchAgent:
         result = simulate(view.state, action.shot, self.rng, noise=self.noise)
         ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
         frame, state = apply(view.frame, ruling, result.final)
-        return position_value(frame, state, view.player)
+        return self.leaf(frame, state, view.player)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """Pots (calibrated, with variants), doubles and kicks of whites, and safeties."""

@@ -40,6 +40,7 @@ from typing import Any, NoReturn
 SUBCOMMAND_MODULES = (
     "kinghill.experiments.play",
     "kinghill.experiments.train",
+    "kinghill.experiments.value_training",
     "kinghill.experiments.tournament",
     "kinghill.experiments.replay",
     "kinghill.experiments.export",

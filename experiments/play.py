@@ -60,8 +60,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="A",
         type=seat_name,
         help="the breaker: human (you, in a pygame window), or an agent spec: random, heuristic, "
-        "search, search:N, policy:PATH, rllib:PATH, mypkg.module:MyAgent?key=value, or an entry "
-        "point of kinghill.agents",
+        "search, search:N, search-value:PATH, policy:PATH, rllib:PATH, "
+        "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
     )
     parser.add_argument(
         "agent_b", metavar="B", type=seat_name, help="the opponent: human, or an agent spec"

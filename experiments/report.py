@@ -55,6 +55,7 @@ class AgentStats:
     fouls_per_frame: float | None
     legal_pots_per_visit: float | None
     colour_pot_success: Interval | None
+    seconds_per_decision: float | None
     counts: Mapping[str, float]
 
 
@@ -93,6 +94,7 @@ class Report:
                 fouls_per_frame=a["fouls_per_frame"],
                 legal_pots_per_visit=a["legal_pots_per_visit"],
                 colour_pot_success=_maybe_interval(a["colour_pot_success"]),
+                seconds_per_decision=a.get("seconds_per_decision"),
                 counts={key: a[key] for key in SEAT_COUNTS},
             )
             for name, a in data["agents"].items()
@@ -234,6 +236,9 @@ def build_report(
                 if sums["colour_attempts"]
                 else None
             ),
+            "seconds_per_decision": _ratio(
+                sum(r.thinking[s] for r, s in seats), sum(r.decisions[s] for r, s in seats)
+            ),
             **{key: sums[key] for key in SEAT_COUNTS},
         }
     decided = [r for r in records if r.winner is not None]
@@ -317,15 +322,16 @@ def render_markdown(report: dict[str, Any]) -> str:
         "## Play",
         "",
         "| agent | shots/frame | fouls/frame | legal pots/visit | colour pots [Wilson 95%] "
-        "| colour attempts | time fouls | errors |",
-        "|---|---|---|---|---|---|---|---|",
+        "| colour attempts | s/decision | time fouls | errors |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name in names:
         a = agents[name]
         lines.append(
             f"| {name} | {_fmt(a['shots_per_frame'], 1)} | {_fmt(a['fouls_per_frame'])} "
             f"| {_fmt(a['legal_pots_per_visit'])} | {_fmt_interval(a['colour_pot_success'])} "
-            f"| {a['colour_attempts']} | {a['time_fouls']} | {a['errors']} |"
+            f"| {a['colour_attempts']} | {_fmt(a.get('seconds_per_decision'), 3)} "
+            f"| {a['time_fouls']} | {a['errors']} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -537,8 +537,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         nargs="+",
         default=["random", "heuristic", "search"],
         metavar="AGENT",
-        help="agent specs: random, heuristic, search, search:N, search:Xs, policy:PATH, "
-        "rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
+        help="agent specs: random, heuristic, search, search:N, search:Xs, search-value:PATH, "
+        "policy:PATH, rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
         "PYTHONPATH), or an entry point of kinghill.agents (default: random heuristic search)",
     )
     parser.add_argument(
