@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +27,14 @@ from kinghill.agents.search import position_value
 from kinghill.agents.value import N_FEATURES, ValueNet, value_features
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
-from kinghill.experiments.cli import agent_name, output_file, positive_int, seed
+from kinghill.experiments.cli import (
+    UsageError,
+    agent_name,
+    existing_file,
+    output_file,
+    positive_int,
+    seed,
+)
 from kinghill.physics import NoiseModel
 
 HELD_OUT = 0.2
@@ -36,7 +45,7 @@ one frame are not on both sides)."""
 @dataclass(frozen=True)
 class Positions:
     """Positions of self-play: features, the hand-made score for the mover, the mover's result
-    (1 won, 0 lost, 0.5 drawn) and the frame each came from."""
+    (1 won, 0 lost, 0.5 drawn) and the seed of the frame each came from."""
 
     features: np.ndarray
     hand_made: np.ndarray
@@ -46,11 +55,12 @@ class Positions:
 
 def self_play(frames: int, seed: int = 0, agent: str = "heuristic") -> Positions:
     """Play ``frames`` frames of ``agent`` against itself (seeds ``seed``, ``seed + 1``, ...;
-    breaker alternating) and record every decision's position."""
+    seat ``s % 2`` breaks frame ``s``) and record every shot's position. Each frame depends on
+    its seed alone, so frames played in pieces give the same positions."""
     features, hand_made, results, frame_ids = [], [], [], []
     for k in range(frames):
         game = Game(noise=NoiseModel())
-        game.reset(seed=seed + k, breaker=k % 2)
+        game.reset(seed=seed + k, breaker=(seed + k) % 2)
         players = [make_agent(agent, seed=2 * (seed + k) + seat) for seat in (0, 1)]
         movers = []
         while not game.is_over:
@@ -62,13 +72,33 @@ def self_play(frames: int, seed: int = 0, agent: str = "heuristic") -> Positions
             game.play(players[game.to_move].act(view))
         winner = game.frame.winner
         results += [0.5 if winner is None else float(winner == m) for m in movers]
-        frame_ids += [k] * len(movers)
+        frame_ids += [seed + k] * len(movers)
     return Positions(
         np.array(features, np.float32).reshape(-1, N_FEATURES),
         np.array(hand_made, np.float32),
         np.array(results, np.float32),
         np.array(frame_ids, np.int64),
     )
+
+
+def joined(parts: Sequence[Positions]) -> Positions:
+    """The positions of several runs of :func:`self_play`, in order."""
+    return Positions(
+        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Positions))
+    )
+
+
+def parallel_self_play(
+    frames: int, seed: int = 0, agent: str = "heuristic", jobs: int = 1
+) -> Positions:
+    """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
+    processes; the same positions as one run."""
+    sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
+    starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
+    if len(sizes) == 1:
+        return self_play(frames, seed, agent)
+    with ProcessPoolExecutor(len(sizes)) as pool:
+        return joined(list(pool.map(self_play, sizes, starts, [agent] * len(sizes))))
 
 
 def held_out(positions: Positions, seed: int = 0) -> np.ndarray:
@@ -86,19 +116,27 @@ def fit(
     epochs: int = 400,
     rate: float = 0.01,
     seed: int = 0,
+    init: ValueNet | None = None,
 ) -> ValueNet:
     """A net with ``hidden`` tanh units fitted to ``results`` by cross-entropy (full-batch Adam,
-    ``epochs`` steps, light weight decay), from weights seeded with ``seed``."""
+    ``epochs`` steps, light weight decay), from weights seeded with ``seed``, or from ``init``'s
+    weights (and its hidden size) to fine-tune a net learnt from other frames."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
     x = torch.as_tensor(features)
     y = torch.as_tensor(results)
-    w1 = (torch.randn(N_FEATURES, hidden, generator=generator) / N_FEATURES**0.5).requires_grad_()
-    b1 = torch.zeros(hidden, requires_grad=True)
-    w2 = (torch.randn(hidden, 1, generator=generator) / hidden**0.5).requires_grad_()
-    b2 = torch.zeros(1, requires_grad=True)
-    params = [w1, b1, w2, b2]
+    if init is None:
+        start = [
+            torch.randn(N_FEATURES, hidden, generator=generator) / N_FEATURES**0.5,
+            torch.zeros(hidden),
+            torch.randn(hidden, 1, generator=generator) / hidden**0.5,
+            torch.zeros(1),
+        ]
+    else:
+        start = [torch.tensor(w) for w in (init.w1, init.b1, init.w2, init.b2)]
+    params = [w.clone().requires_grad_() for w in start]
+    w1, b1, w2, b2 = params
     optimiser = torch.optim.Adam(params, lr=rate, weight_decay=1e-4)
     for _ in range(epochs):
         logits = (torch.tanh(x @ w1 + b1) @ w2 + b2).flatten()
@@ -141,14 +179,21 @@ class Report:
 
 
 def train_value(
-    frames: int, out: Path, seed: int = 0, agent: str = "heuristic", hidden: int = 16
+    frames: int,
+    out: Path,
+    seed: int = 0,
+    agent: str = "heuristic",
+    hidden: int = 16,
+    jobs: int = 1,
+    init: ValueNet | None = None,
 ) -> Report:
-    """Self-play ``frames`` frames, fit a net on the frames not held out, save it to ``out``
-    and report it on the held-out ones."""
+    """Self-play ``frames`` frames, fit a net on the frames not held out (from ``init`` when
+    given), save it to ``out`` and report it on the held-out ones."""
     start = time.perf_counter()
-    positions = self_play(frames, seed, agent)
+    positions = parallel_self_play(frames, seed, agent, jobs)
     test = held_out(positions, seed)
-    net = fit(positions.features[~test], positions.results[~test], hidden=hidden, seed=seed)
+    train = ~test
+    net = fit(positions.features[train], positions.results[train], hidden, seed=seed, init=init)
     net.save(out)
     chances = np.array([net.win_chance(row) for row in positions.features[test]])
     return Report(
@@ -171,11 +216,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--agent", type=agent_name, default="heuristic", help="who plays them")
     parser.add_argument("--hidden", type=positive_int, default=16, help="hidden units")
     parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="self-play processes")
+    parser.add_argument(
+        "--init", type=existing_file, help="fine-tune this net (.npz) instead of a fresh one"
+    )
     parser.add_argument("--out", type=output_file(".npz"), required=True, help="the net (.npz)")
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    report = train_value(args.frames, Path(args.out), args.seed, args.agent, args.hidden)
+    try:
+        init = None if args.init is None else ValueNet.load(args.init)
+    except ValueError as error:
+        raise UsageError(str(error), "--init") from None
+    report = train_value(
+        args.frames, Path(args.out), args.seed, args.agent, args.hidden, args.jobs, init
+    )
     print(json.dumps(asdict(report), indent=2))
     return 0

@@ -16,6 +16,7 @@ from kinghill.envs import FrameView, Game
 from kinghill.envs.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult, TimeAllowance, choose
 from kinghill.experiments import cli
+from kinghill.experiments.value_training import parallel_self_play, self_play
 from kinghill.physics import NoiseModel, TableState
 
 
@@ -101,6 +102,25 @@ def test_a_foul_is_worth_the_choosers_better_option(seed: int) -> None:
     assert leaf(fouled, state, 0) <= leaf(replace(frame, fouls=(1, 0)), state, 0) + 1e-9
 
 
+def test_a_foul_standing_costs_its_price() -> None:
+    """10.5: a foul standing is one foul from losing; it costs ``foul_cost`` a foul."""
+    frame, state = midframe()
+    free, priced = LearnedValue(random_net(), foul_cost=0.0), LearnedValue(random_net(), 0.2)
+    clean = replace(frame, fouls=(0, 0))
+    assert priced(clean, state, 1) == pytest.approx(free(clean, state, 1))
+    one = replace(frame, fouls=(0, 1))
+    assert priced(one, state, 1) == pytest.approx(np.clip(free(one, state, 1) - 0.2, -0.95, 0.95))
+    assert priced(one, state, 0) == pytest.approx(np.clip(free(one, state, 0) + 0.2, -0.95, 0.95))
+
+
+def test_self_play_in_pieces_gives_the_same_positions() -> None:
+    whole = self_play(4, seed=6)
+    pieces = parallel_self_play(4, seed=6, jobs=2)
+    for name in ("features", "hand_made", "results", "frames"):
+        assert np.array_equal(getattr(whole, name), getattr(pieces, name))
+    assert set(whole.frames) == {6, 7, 8, 9} and set(whole.results) <= {0.0, 0.5, 1.0}
+
+
 def test_the_search_scores_every_simulation_with_its_leaf() -> None:
     """The hook: the default leaf is the hand-made score; an injected one is called once per
     noisy simulation and decides the shot (a leaf that scores everything alike keeps the
@@ -164,5 +184,14 @@ def test_train_value_writes_a_net_the_agent_loads(
     assert 0 <= report["net_auc"] <= 1 and report["net_log_loss"] > 0
     ValueNet.load(out)
     make_agent(f"search-value:{out}?budget=8", 0)
+    tuned = tmp_path / "tuned.npz"
+    args = ["train-value", "--frames", "6", "--seed", "40", "--init", str(out), "--out", str(tuned)]
+    assert cli.main(args) == 0
+    capsys.readouterr()
+    assert ValueNet.load(tuned).w1.shape == (N_FEATURES, 4)  # the hidden size of the net it tuned
     assert cli.main(["train-value", "--frames", "2", "--out", str(tmp_path / "v.pt")]) == 2
     assert "must end in .npz" in capsys.readouterr().err
+    args = ["train-value", "--frames", "2", "--init", str(tmp_path / "v.pt"), "--out", str(out)]
+    (tmp_path / "v.pt").write_text("not a net")
+    assert cli.main(args) == 2
+    assert "--init: " in capsys.readouterr().err
