@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.candidates import PotCandidate, pots
+from kinghill.envs.candidates import PotCandidate, best_chance, pots
 from kinghill.envs.menu import (
     break_action,
     fallback_action,
@@ -73,8 +73,7 @@ def _best_chance(state: TableState, frame: Frame, player: int) -> float:
     """The chance of ``player``'s most makeable straight pot (a cheap position estimate)."""
     whites = [b for b in WHITES if state.on_table[b]]
     targets = whites if frame.whites_needed(player) else [COLOURED]
-    found = pots(state, whites, targets)
-    return found[0].chance if found else 0.0
+    return best_chance(state, whites, targets)
 
 
 def position_value(frame: Frame, state: TableState, me: int) -> float:

@@ -15,24 +15,26 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import NamedTuple
+from functools import cached_property
 
 import numpy as np
 
-from kinghill.envs.aim import angle_to, ghost_point, mirror, pocket_target
+from kinghill.envs.aim import angle_to, ghost_point, mirror
+from kinghill.envs.routes import (
+    ObjectRoute,
+    Point,
+    ball_centres,
+    cushion_point,
+    object_routes,
+    on_cushion,
+    pocket_aims,
+    pocket_window,
+    route_blockers,
+)
 from kinghill.envs.rules import Call
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, Shot, TableSpec, TableState
 from kinghill.physics.geometry import TableGeometry
-from kinghill.physics.spec import SPEC_CACHE_SIZE
 
-Point = tuple[float, float]
-
-WINDOW = {"corner": (0.006, math.radians(42.0)), "middle": (0.013, math.radians(51.0))}
-"""Half-width of the window head on (m), and the approach angle where it closes: read off the
-acceptance charts (``kinghill pockets``, README) at 1.2-2 m/s (pots are planned to arrive at
-``ARRIVAL_SPEED`` or faster; slower the windows are a little wider): the corner +-6 mm head on;
-the middle +-13 mm head on, a run of about 17 mm at 30 degrees and 6 mm at 45."""
 MAX_CUT = math.radians(60.0)
 """Cuts thinner than this are not attempted (the brief's "simple cut")."""
 COS_MAX_CUT = math.cos(MAX_CUT)
@@ -95,41 +97,9 @@ class PotCandidate:
         return Call.plain(self.cue_ball, self.pocket)
 
 
-@lru_cache(maxsize=SPEC_CACHE_SIZE)
-def pocket_aims(spec: TableSpec) -> dict[Pocket, tuple[Point, Point]]:
-    """Per pocket: where to send a ball's centre to drop it (:func:`envs.aim.pocket_target`), and
-    the pocket's axis (unit vector into the pocket)."""
-    pockets = TableGeometry.from_spec(spec).pockets
-    return {p: (pocket_target(p, spec), pockets[p].axis) for p in Pocket}
-
-
 def pocket_point(spec: TableSpec, pocket: Pocket) -> Point:
     """Where to send a ball's centre to drop it in ``pocket``."""
     return pocket_aims(spec)[pocket][0]
-
-
-def pocket_window(pocket: Pocket, approach: float) -> float:
-    """Half-width (m) of the lateral window of ``pocket`` for a ball arriving ``approach`` rad
-    off the pocket's axis; 0 when it cannot drop."""
-    kind = "middle" if pocket in (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT) else "corner"
-    half, closes = WINDOW[kind]
-    return half * max(0.0, 1.0 - (approach / closes) ** 2)
-
-
-def approach_angle(target: Point, axis: Point, start: Point) -> float:
-    """The angle between a ball's path from ``start`` to a pocket's ``target`` and its ``axis``."""
-    dx, dy = target[0] - start[0], target[1] - start[1]
-    d = math.hypot(dx, dy) or 1.0
-    return math.acos(max(-1.0, min(1.0, (dx * axis[0] + dy * axis[1]) / d)))
-
-
-def ball_centres(state: TableState) -> dict[int, Point]:
-    """The centres of the balls on the table, as plain floats (fast to read)."""
-    return {
-        int(b): (float(x), float(y))
-        for b, (x, y) in enumerate(state.positions.tolist())
-        if state.on_table[b]
-    }
 
 
 def segment_clear(
@@ -208,72 +178,6 @@ def _path_length(points: Sequence[Point]) -> float:
     return length
 
 
-def _cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: TableSpec) -> Point:
-    """Where a straight path from ``start`` to the mirror image ``mirrored_end`` meets the line
-    the ball's centre touches ``cushion`` along."""
-    r = spec.radius
-    horizontal = cushion in (Cushion.FRONT, Cushion.REAR)
-    line = {Cushion.FRONT: r, Cushion.REAR: spec.length - r}.get(cushion)
-    if line is None:
-        line = spec.width - r if cushion in (Cushion.LEFT_FRONT, Cushion.LEFT_REAR) else r
-    (sx, sy), (ex, ey) = start, mirrored_end
-    if horizontal:
-        t = (line - sx) / ((ex - sx) or 1e-12)
-        return (line, sy + t * (ey - sy))
-    t = (line - sy) / ((ey - sy) or 1e-12)
-    return (sx + t * (ex - sx), line)
-
-
-def _on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
-    """Whether ``point`` (on the cushion's line) lies along that cushion segment, off the jaws."""
-    margin = 0.1
-    x, y = point
-    if cushion in (Cushion.FRONT, Cushion.REAR):
-        return margin < y < spec.width - margin
-    half = spec.length / 2
-    if cushion in (Cushion.LEFT_FRONT, Cushion.RIGHT_FRONT):
-        return margin < x < half - margin
-    return half + margin < x < spec.length - margin
-
-
-class _ObjectRoute(NamedTuple):
-    """The object ball's half of a pot, shared by every cue ball that might play it: its path
-    to the pocket, the ghost point, the approach angle and the pocket's window at that angle
-    (a tuple: dozens are made per decision)."""
-
-    object_ball: int
-    pocket: Pocket
-    double: Cushion | None
-    points: tuple[Point, ...]
-    ghost: Point
-    approach: float
-    window: float
-    path: float
-
-
-def _blockers(
-    centres: dict[int, Point], diameter: float, points: Sequence[Point], ignore: int
-) -> frozenset[int]:
-    """The balls (``ignore`` excepted) whose centres lie within ``diameter`` of the path; it
-    stops at two, since a pot can have at most one (its cue ball) in the object ball's way."""
-    limit2 = diameter * diameter
-    found: set[int] = set()
-    for (sx, sy), (ex, ey) in zip(points, points[1:], strict=False):
-        dx, dy = ex - sx, ey - sy
-        length2 = dx * dx + dy * dy or 1e-12
-        for ball, (bx, by) in centres.items():
-            if ball == ignore or ball in found:
-                continue
-            t = ((bx - sx) * dx + (by - sy) * dy) / length2
-            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-            px, py = sx + t * dx - bx, sy + t * dy - by
-            if px * px + py * py < limit2:
-                found.add(ball)
-                if len(found) > 1:
-                    return frozenset(found)
-    return frozenset(found)
-
-
 def _hanging(spec: TableSpec, centres: dict[int, Point]) -> dict[int, Pocket]:
     """The balls hanging in a pocket's mouth, and the pocket of each."""
     geometry = TableGeometry.from_spec(spec)
@@ -301,8 +205,8 @@ def _leaves_mouth(spec: TableSpec, pocket: Pocket, start: Point, end: Point) -> 
 @dataclass(frozen=True)
 class _Table:
     """What every pot in one position shares: the balls' centres, the hanging ones, the pockets'
-    aims and the table's sizes, and the object balls' routes found so far (each worked out
-    once)."""
+    aims and the table's sizes, and the object balls' routes and what blocks them, found so far
+    (each worked out once)."""
 
     state: TableState
     spec: TableSpec
@@ -312,26 +216,38 @@ class _Table:
     radius: float
     diameter: float
     noise: NoiseModel
-    routes: dict[tuple[int, Pocket, Cushion | None], _ObjectRoute | None] = field(
-        default_factory=dict
-    )
+    routes: dict[tuple[int, bool], list[ObjectRoute]] = field(default_factory=dict)
     blocked: dict[tuple[int, Pocket, Cushion | None], frozenset[int]] = field(default_factory=dict)
 
-    def route(
-        self, object_ball: int, pocket: Pocket, double: Cushion | None
-    ) -> _ObjectRoute | None:
-        """:func:`_object_route`, once per position."""
-        key = (object_ball, pocket, double)
-        if key not in self.routes:
-            self.routes[key] = _object_route(self, object_ball, pocket, double)
-        return self.routes[key]
+    def routes_of(self, balls: list[int], doubles: bool) -> list[ObjectRoute]:
+        """The open routes of ``balls`` into the pockets (:func:`routes.object_routes`, once per
+        position). A ball hanging in a mouth drops at a touch into that pocket, and into no
+        other."""
+        for ball in balls:
+            if (ball, doubles) not in self.routes:
+                self.routes[(ball, doubles)] = self._routes(ball, doubles)
+        return [route for ball in balls for route in self.routes[(ball, doubles)]]
 
-    def blockers(self, route: _ObjectRoute) -> frozenset[int]:
-        """:func:`_blockers` of ``route``'s path, once per position (more than one: no pot)."""
+    def _routes(self, ball: int, doubles: bool) -> list[ObjectRoute]:
+        pocket = self.hanging.get(ball)
+        if pocket is None:
+            return object_routes(self.spec, self.centres, ball, doubles)
+        obj = self.centres[ball]
+        target = TableGeometry.from_spec(self.spec).pockets[pocket].capture_centre
+        ghost = ghost_point(obj, target, self.spec)
+        path = math.dist(obj, target)
+        return [
+            ObjectRoute(
+                ball, pocket, None, (obj, target), ghost, 0.0, pocket_window(pocket, 0.0), path
+            )
+        ]
+
+    def blockers(self, route: ObjectRoute) -> frozenset[int]:
+        """:func:`routes.route_blockers` of ``route``, once per position (more than one: no
+        pot)."""
         key = (route.object_ball, route.pocket, route.double)
         if key not in self.blocked:
-            found = _blockers(self.centres, self.diameter, route.points, route.object_ball)
-            self.blocked[key] = found
+            self.blocked[key] = route_blockers(self.centres, self.diameter, route)
         return self.blocked[key]
 
 
@@ -354,50 +270,10 @@ def _table(state: TableState, noise: NoiseModel) -> _Table:
     return table
 
 
-def _object_route(
-    table: _Table, object_ball: int, pocket: Pocket, double: Cushion | None
-) -> _ObjectRoute | None:
-    """The object ball's route into ``pocket`` (straight or off ``double``), or None when the
-    pocket is closed from there (the balls in its way: :meth:`_Table.blockers`). A ball hanging
-    in a mouth drops at a touch into that pocket, and into no other."""
-    spec, centres = table.spec, table.centres
-    obj = centres[object_ball]
-    target, axis = table.aims[pocket]
-    hanging = object_ball in table.hanging
-    if hanging:
-        if table.hanging[object_ball] is not pocket or double is not None:
-            return None
-        target = TableGeometry.from_spec(spec).pockets[pocket].capture_centre
-    points: tuple[Point, ...] = (obj, target)
-    if double is not None:
-        if double in pocket.adjacent_cushions:
-            return None  # 7.5: a rebound off a jaw's cushion is no double
-        rail = _cushion_point(obj, mirror(target, double, spec), double, spec)
-        if not _on_cushion(rail, double, spec):
-            return None
-        points = (obj, rail, target)
-    approach = 0.0 if hanging else approach_angle(target, axis, points[-2])
-    window = pocket_window(pocket, approach)
-    if window <= 0:
-        return None
-    ghost = ghost_point(obj, points[1], spec)
-    path = _path_length(points)
-    return _ObjectRoute(
-        object_ball,
-        pocket,
-        double,
-        points,
-        ghost,
-        approach,
-        window,
-        path,
-    )
-
-
 def _pot(
     table: _Table,
     cue_ball: int,
-    route: _ObjectRoute,
+    route: ObjectRoute,
     abricol: Cushion | None,
     min_chance: float = 0.0,
 ) -> PotCandidate | None:
@@ -407,8 +283,8 @@ def _pot(
     cue, obj, ghost = centres[cue_ball], route.points[0], route.ghost
     cue_points: tuple[Point, ...] = (cue, ghost)
     if abricol is not None:
-        rail = _cushion_point(cue, mirror(ghost, abricol, spec), abricol, spec)
-        if not _on_cushion(rail, abricol, spec):
+        rail = cushion_point(cue, mirror(ghost, abricol, spec), abricol, spec)
+        if not on_cushion(rail, abricol, spec):
             return None
         cue_points = (cue, rail, ghost)
     (ax, ay), (ox, oy), (tx, ty) = cue_points[-2], obj, route.points[1]
@@ -452,7 +328,7 @@ OPEN_MARGIN = 1e-9
 so rounding never decides (:func:`_pot` checks the rest exactly)."""
 
 
-def _open_lines(table: _Table, cues: list[int], routes: list[_ObjectRoute]) -> list[list[bool]]:
+def _open_lines(table: _Table, cues: list[int], routes: list[ObjectRoute]) -> list[list[bool]]:
     """For every route and cue ball, whether the cut of a straight pot is not too thin: all
     pairs at once (numpy, the formula of :func:`_pot`); most pairs fail here, and :func:`_pot`
     need look only at the others."""
@@ -469,7 +345,7 @@ def _open_lines(table: _Table, cues: list[int], routes: list[_ObjectRoute]) -> l
     return (cosines >= COS_MAX_CUT - OPEN_MARGIN).tolist()
 
 
-def _chance_bound(table: _Table, route: _ObjectRoute, cues: list[int]) -> float:
+def _chance_bound(table: _Table, route: ObjectRoute, cues: list[int]) -> float:
     """An upper bound on the chance of any pot of ``route`` by one of ``cues``: the nearest cue
     ball's straight line to the ghost point (no path is shorter), played without a cut."""
     ghost = route.ghost
@@ -499,21 +375,23 @@ def pots(
     cue balls (and by the several lists a decision asks for)."""
     table = _table(state, noise)
     cues = [b for b in cue_balls if b in table.centres]
+    objects = [b for b in object_balls if b in table.centres]
+    order = {ball: j for j, ball in enumerate(objects)}
     straight: list[Cushion | None] = [None]
-    ways = [None, *Cushion] if doubles else straight
     kicks = [None, *Cushion] if abricols else straight
     opened = [
-        (j, route)
-        for j, object_ball in enumerate(b for b in object_balls if b in table.centres)
-        for pocket in Pocket
-        for double in ways
-        if (route := table.route(object_ball, pocket, double)) is not None
-        and (min_chance <= 0 or _chance_bound(table, route, cues) >= min_chance - OPEN_MARGIN)
+        route
+        for route in table.routes_of(objects, doubles)
+        if min_chance <= 0 or _chance_bound(table, route, cues) >= min_chance - OPEN_MARGIN
     ]
-    routes = [(j, route, b) for j, route in opened if len(b := table.blockers(route)) <= 1]
-    open_lines = _open_lines(table, cues, [route for _, route, _ in routes])
     found: list[tuple[tuple[float, int, int, int, int], PotCandidate]] = []
-    for (j, route, blockers), open_line in zip(routes, open_lines, strict=True):
+    for route, open_line in zip(opened, _open_lines(table, cues, opened), strict=True):
+        if not (abricols and route.double is None or any(open_line)):
+            continue  # no straight line open, no kick asked for: its blockers do not matter
+        blockers = table.blockers(route)
+        if len(blockers) > 1:
+            continue
+        j = order[route.object_ball]
         object_ball, pocket, double = route.object_ball, route.pocket, route.double
         for i, cue_ball in enumerate(cues):
             if cue_ball == object_ball or (blockers and cue_ball not in blockers):
@@ -535,3 +413,33 @@ def pots(
                     found.append((key, candidate))
     found.sort(key=lambda item: item[0])  # best first; ties in the order cue, object, pocket
     return [candidate for _, candidate in found]
+
+
+def best_chance(
+    state: TableState,
+    cue_balls: Iterable[int],
+    object_balls: Iterable[int],
+    noise: NoiseModel = DEFAULT_NOISE,
+) -> float:
+    """The chance of the likeliest straight pot of :func:`pots` (0 if there is none), without
+    working out the others: routes are tried best bound first (:func:`_chance_bound`) until no
+    route left can beat the best pot found (a position estimate, asked for at every leaf)."""
+    table = _table(state, noise)
+    cues = [b for b in cue_balls if b in table.centres]
+    routes = table.routes_of([b for b in object_balls if b in table.centres], doubles=False)
+    bounds = [_chance_bound(table, route, cues) for route in routes]
+    best = 0.0
+    for k in sorted(range(len(routes)), key=lambda k: -bounds[k]):
+        if bounds[k] < best - OPEN_MARGIN:
+            break
+        route = routes[k]
+        blockers = table.blockers(route)
+        if len(blockers) > 1:
+            continue
+        for cue_ball in cues:
+            if cue_ball == route.object_ball or (blockers and cue_ball not in blockers):
+                continue
+            candidate = _pot(table, cue_ball, route, None, best)
+            if candidate is not None and candidate.chance > best:
+                best = candidate.chance
+    return best

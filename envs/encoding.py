@@ -8,6 +8,7 @@ Every point of :func:`action_space` decodes to a valid action for the current po
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -319,6 +320,34 @@ def flat_observation_index() -> dict[str, slice]:
         index[key] = slice(start, start + size)
         start += size
     return index
+
+
+@cache
+def _flat_parts() -> tuple[tuple[str, slice, np.ndarray | None], ...]:
+    """Per observation key: its slice of the flattened observation and, for the one-hot keys
+    (``Discrete``, ``MultiDiscrete``), each entry's offset within it."""
+    index, parts = flat_observation_index(), []
+    for key, space in observation_space().spaces.items():
+        offsets = None
+        if isinstance(space, spaces.Discrete):
+            offsets = np.zeros(1, np.intp)
+        elif isinstance(space, spaces.MultiDiscrete):
+            offsets = np.concatenate([[0], np.cumsum(space.nvec)[:-1]]).astype(np.intp)
+        parts.append((key, index[key], offsets))
+    return tuple(parts)
+
+
+def flatten_observation(obs: dict[str, Any], out: np.ndarray) -> None:
+    """Write ``obs`` into ``out`` (77 numbers) as ``gymnasium.spaces.flatten`` flattens it (see
+    :data:`FLAT_OBSERVATION_DOC`), without its dispatch per key: the masked env does this at
+    every step."""
+    for key, part, offsets in _flat_parts():
+        value = obs[key]
+        if offsets is None:
+            out[part] = np.ravel(value)
+        else:
+            out[part] = 0.0
+            out[part.start + offsets + np.ravel(value)] = 1.0
 
 
 def cue_ball_mask(view: FrameView) -> np.ndarray:

@@ -19,8 +19,8 @@ import numpy as np
 from gymnasium import spaces
 
 from kinghill.envs.actions import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.candidates import PotCandidate, pot_speed, pots
-from kinghill.envs.encoding import encode_observation, observation_space
+from kinghill.envs.candidates import PotCandidate, best_chance, pot_speed
+from kinghill.envs.encoding import encode_observation, flatten_observation, observation_space
 from kinghill.envs.menu import break_action, fallback_action, legal_pots, safety_actions
 from kinghill.envs.rules import Decision
 from kinghill.physics import COLOURED, MAX_SPEED, WHITES, Pocket, Shot, TableState
@@ -62,8 +62,7 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 N_GLOBAL = 1
 """Global extra features: the opponent's best pot chance in the position as it stands."""
-_BASE_SPACE = observation_space()
-_BASE_SIZE = spaces.flatdim(_BASE_SPACE)
+_BASE_SIZE = spaces.flatdim(observation_space())
 OBSERVATION_SIZE = _BASE_SIZE + SLOTS * N_FEATURES + N_GLOBAL
 _MIDDLES = (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT)
 
@@ -161,8 +160,7 @@ def _threat(view: FrameView, mine: list[PotCandidate]) -> float:
         same = (c.chance for c in mine if (c.object_ball != COLOURED) == needs_whites)
         return next(same, 0.0)
     whites = [b for b in WHITES if state.on_table[b]]
-    found = pots(state, whites, whites if needs_whites else [COLOURED])
-    return found[0].chance if found else 0.0
+    return best_chance(state, whites, whites if needs_whites else [COLOURED])
 
 
 def shot_menu(view: FrameView) -> Menu:
@@ -210,13 +208,12 @@ def shot_menu(view: FrameView) -> Menu:
 
 def menu_observation(view: FrameView, menu: Menu) -> np.ndarray:
     """The flat observation of ``view`` with ``menu``'s features (see :class:`MaskedShots`)."""
-    base = np.asarray(spaces.flatten(_BASE_SPACE, encode_observation(view)))
-    return _observation(base, menu)
+    return _observation(encode_observation(view), menu)
 
 
-def _observation(base: np.ndarray, menu: Menu) -> np.ndarray:
+def _observation(obs: dict[str, Any], menu: Menu) -> np.ndarray:
     out = np.empty(OBSERVATION_SIZE, np.float32)
-    out[:_BASE_SIZE] = base
+    flatten_observation(obs, out[:_BASE_SIZE])
     out[_BASE_SIZE:-N_GLOBAL] = menu.features.reshape(-1)
     out[-1] = menu.threat
     np.clip(out, 0.0, 1.0, out=out)
@@ -304,7 +301,7 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
 
     def _observe(self, obs: dict[str, Any]) -> np.ndarray:
         self.menu = shot_menu(self._view())
-        return _observation(np.asarray(spaces.flatten(_BASE_SPACE, obs)), self.menu)
+        return _observation(obs, self.menu)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

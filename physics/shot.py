@@ -16,12 +16,13 @@ MISCUE_LIMIT = 0.5
 
 
 def _finite(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise ValueError(f"Shot.{name} must be a number, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"Shot.{name} must be finite, got {v}")
-    return v
+    if type(value) is not float:  # a plain float, the common case, needs no conversion
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+            raise ValueError(f"Shot.{name} must be a number, got {value!r}")
+        value = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(value):
+        raise ValueError(f"Shot.{name} must be finite, got {value}")
+    return value
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ from kinghill.agents import make_agent
 from kinghill.agents.heuristic import HeuristicAgent
 from kinghill.envs import FrameView, Game
 from kinghill.envs.actions import Action, ChoiceAction, ShotAction
-from kinghill.envs.candidates import WINDOW, pocket_aims
 from kinghill.envs.masked import POT_SLOTS, SAFETY_SLOTS, SLOTS, menu_observation, shot_menu
 from kinghill.envs.menu import legal_pots, safety_actions
+from kinghill.envs.routes import WINDOW, pocket_aims
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import N_BALLS, Pocket, TableSpec, TableState
 from kinghill.physics.geometry import TableGeometry

@@ -5,8 +5,8 @@ on a route's best chance skips only pots below it."""
 
 import numpy as np
 
-from kinghill.envs.candidates import DEFAULT_NOISE, _open_lines, _pot, _table, pots
-from kinghill.physics import Cushion, Pocket, TableSpec, TableState
+from kinghill.envs.candidates import DEFAULT_NOISE, _open_lines, _pot, _table, best_chance, pots
+from kinghill.physics import TableSpec, TableState
 
 SPEC = TableSpec()
 
@@ -30,8 +30,7 @@ def test_the_pre_check_keeps_every_pot_the_exact_check_accepts() -> None:
         state = _scattered(rng, 2 + k % 7)
         table = _table(state, DEFAULT_NOISE)
         balls = list(table.centres)
-        keys = [(b, p, d) for b in balls for p in Pocket for d in (None, *Cushion)]
-        routes = [route for key in keys if (route := table.route(*key)) is not None]
+        routes = table.routes_of(balls, doubles=True)
         for route, line in zip(routes, _open_lines(table, balls, routes), strict=True):
             for cue_ball, open_line in zip(balls, line, strict=True):
                 if cue_ball == route.object_ball:
@@ -58,3 +57,19 @@ def test_a_minimum_chance_skips_only_pots_below_it() -> None:
             assert likely == [c for c in full if c.chance >= floor], (k, floor)
             skipped += len(full) - len(likely)
     assert skipped > 0
+
+
+def test_best_chance_is_the_chance_of_the_first_pot() -> None:
+    """``best_chance`` stops early (routes by their bound), and must still give exactly the
+    chance of the best of the full list, or 0 when there is none."""
+    rng = np.random.default_rng(2)
+    empty = 0
+    for k in range(150):
+        state = _scattered(rng, 2 + k % 7)
+        balls = [int(b) for b in np.flatnonzero(state.on_table)]
+        for objects in (balls[1:], balls[:1]):
+            found = pots(state, balls[1:], objects)
+            expected = found[0].chance if found else 0.0
+            assert best_chance(state, balls[1:], objects) == expected, k
+            empty += not found
+    assert 0 < empty < 150

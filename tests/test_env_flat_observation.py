@@ -11,7 +11,12 @@ import pytest
 from gymnasium.wrappers import FlattenObservation
 
 import kinghill.envs  # noqa: F401  (registers the env)
-from kinghill.envs.encoding import DECISIONS, FLAT_OBSERVATION_DOC, flat_observation_index
+from kinghill.envs.encoding import (
+    DECISIONS,
+    FLAT_OBSERVATION_DOC,
+    flat_observation_index,
+    flatten_observation,
+)
 
 
 def _documented() -> dict[str, tuple[int, int]]:
@@ -74,3 +79,16 @@ def test_each_index_holds_what_the_table_says(observations: list) -> None:
         np.testing.assert_allclose(flat[index["balls"]].reshape(8, 2), obs["balls"], atol=1e-6)
     assert DECISIONS[1].value == "shot"  # index 41 is the shot decision, as documented
     assert any(flat[41] == 1 for _, flat in observations)
+
+
+def test_flatten_observation_writes_what_gymnasium_flattens(observations: list) -> None:
+    """The masked env's fast flattening gives Gymnasium's ``FlattenObservation`` exactly, on
+    the frames' observations and on samples of the whole space."""
+    space = gym.make("kinghill/KingOfTheHill-v0").observation_space
+    space.seed(0)
+    samples = list(observations)
+    samples += [(s, gym.spaces.flatten(space, s)) for s in (space.sample() for _ in range(200))]
+    for obs, expected in samples:
+        out = np.full(77, np.nan, np.float32)
+        flatten_observation(obs, out)
+        assert np.array_equal(out, np.asarray(expected, np.float32))

@@ -7,7 +7,7 @@ pot (identity, chance; cut, paths and heading of the offered ones) and the safet
 agree within 1e-12, everything else exactly.
 
 When the table's constants change (pocket geometry, ``TableSpec``, the windows of
-``envs.candidates.pocket_window``), the menu changes with them and the first test says so: check
+``envs.routes.pocket_window``), the menu changes with them and the first test says so: check
 that the change is meant, then regenerate with ``python tests/menu_fixture.py`` and commit
 ``tests/data/menu_fixture.npz``. Regenerate from a commit whose menu code is known to be right
 (the fixture checks an optimisation against the code before it, not the code against itself).
