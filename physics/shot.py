@@ -19,7 +19,7 @@ def _finite(name: str, value: object) -> float:
     if type(value) is not float:  # a plain float, the common case, needs no conversion
         if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
             raise ValueError(f"Shot.{name} must be a number, got {value!r}")
-        value = float(value)  # type: ignore[arg-type]
+        value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"Shot.{name} must be finite, got {value}")
     return value
