@@ -17,8 +17,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import numpy as np
-
 from kinghill.envs.aim import angle_to, ghost_point, mirror
 from kinghill.envs.routes import (
     ObjectRoute,
@@ -329,20 +327,25 @@ so rounding never decides (:func:`_pot` checks the rest exactly)."""
 
 
 def _open_lines(table: _Table, cues: list[int], routes: list[ObjectRoute]) -> list[list[bool]]:
-    """For every route and cue ball, whether the cut of a straight pot is not too thin: all
-    pairs at once (numpy, the formula of :func:`_pot`); most pairs fail here, and :func:`_pot`
-    need look only at the others."""
-    if not routes or not cues:
-        return [[False] * len(cues) for _ in routes]
-    centres = table.centres
-    sx, sy = np.array([centres[c] for c in cues]).T[:, None, :]  # (1, cues)
-    gx, gy = np.array([route.ghost for route in routes]).T[:, :, None]  # (routes, 1)
-    start, towards = np.array([route.points[:2] for route in routes]).transpose(1, 2, 0)
-    vx, vy = (towards - start)[:, :, None]
-    ux, uy = gx - sx, gy - sy  # (routes, cues): the cue ball's line to the ghost point
-    norms = np.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy))
-    cosines = (ux * vx + uy * vy) / np.where(norms == 0, 1e-12, norms)
-    return (cosines >= COS_MAX_CUT - OPEN_MARGIN).tolist()
+    """For every route and cue ball, whether the cut of a straight pot is not too thin: the
+    formula of :func:`_pot` without its square root (``cos >= c`` as ``dot >= 0`` and ``dot^2 >=
+    c^2 |u|^2 |v|^2``); most pairs fail here, and :func:`_pot` need look only at the others."""
+    limit = COS_MAX_CUT - OPEN_MARGIN
+    limit2 = limit * limit
+    starts = [table.centres[c] for c in cues]
+    lines = []
+    for route in routes:
+        (ox, oy), (tx, ty) = route.points[0], route.points[1]
+        gx, gy = route.ghost
+        vx, vy = tx - ox, ty - oy
+        bound = limit2 * (vx * vx + vy * vy)
+        row = []
+        for sx, sy in starts:
+            ux, uy = gx - sx, gy - sy
+            dot = ux * vx + uy * vy
+            row.append(dot > 0 and dot * dot >= bound * (ux * ux + uy * uy))
+        lines.append(row)
+    return lines
 
 
 def _chance_bound(table: _Table, route: ObjectRoute, cues: list[int]) -> float:

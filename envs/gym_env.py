@@ -224,7 +224,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self._info(turns),
         )
 
-    def render(self) -> np.ndarray | None:
+    # Gymnasium 1.2.2 types the frame as a bare TypeVar (1.4: an alias that admits an array).
+    def render(self) -> np.ndarray | None:  # type: ignore[override, unused-ignore]
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode to make()")
             return None

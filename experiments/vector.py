@@ -43,6 +43,7 @@ class GymnasiumVecEnv(VecEnv):
     def reset(self) -> Any:
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         options = self._options[0] if self._options and self._options[0] else None
+        obs: Any
         obs, infos = self.venv.reset(seed=seeds, options=options)
         self.reset_infos = [_unbatch(infos, i) for i in range(self.num_envs)]
         self._reset_seeds()
@@ -53,7 +54,9 @@ class GymnasiumVecEnv(VecEnv):
         self._actions = actions
 
     def step_wait(self) -> Any:
-        obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
+        step: tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
+        step = self.venv.step(self._actions)
+        obs, rewards, terminated, truncated, infos = step
         dones = terminated | truncated
         out = []
         for i in range(self.num_envs):
