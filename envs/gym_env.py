@@ -224,7 +224,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self._info(turns),
         )
 
-    # Gymnasium 1.2.2 types the frame as a bare TypeVar (1.4: an alias that admits an array).
+    # The Gymnasium the rllib extra pins types the frame as a bare TypeVar (newer: an alias that
+    # admits an array), so the override is checked as incompatible there only.
     def render(self) -> np.ndarray | None:  # type: ignore[override, unused-ignore]
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode to make()")
