@@ -13,7 +13,7 @@ lines that clear that pocket's jaw tips.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -22,9 +22,11 @@ from kinghill.envs.routes import (
     ObjectRoute,
     Point,
     ball_centres,
+    cushion_lines,
     cushion_point,
     object_routes,
     on_cushion,
+    path_length,
     pocket_aims,
     pocket_window,
     route_blockers,
@@ -168,14 +170,6 @@ def _window_chance(
     return math.erf(window / (sigma * math.sqrt(2)))
 
 
-def _path_length(points: Sequence[Point]) -> float:
-    """The length of the polyline through ``points`` (at least two), summed leg by leg."""
-    length = math.dist(points[0], points[1])
-    for k in range(2, len(points)):
-        length += math.dist(points[k - 1], points[k])
-    return length
-
-
 def _hanging(spec: TableSpec, centres: dict[int, Point]) -> dict[int, Pocket]:
     """The balls hanging in a pocket's mouth, and the pocket of each."""
     geometry = TableGeometry.from_spec(spec)
@@ -281,8 +275,9 @@ def _pot(
     cue, obj, ghost = centres[cue_ball], route.points[0], route.ghost
     cue_points: tuple[Point, ...] = (cue, ghost)
     if abricol is not None:
-        rail = cushion_point(cue, mirror(ghost, abricol, spec), abricol, spec)
-        if not on_cushion(rail, abricol, spec):
+        line = cushion_lines(spec)[abricol]
+        rail = cushion_point(cue, mirror(ghost, abricol, spec), line)
+        if not on_cushion(rail, line):
             return None
         cue_points = (cue, rail, ghost)
     (ax, ay), (ox, oy), (tx, ty) = cue_points[-2], obj, route.points[1]
@@ -292,7 +287,7 @@ def _pot(
     if cos_cut < COS_MAX_CUT:
         return None
     cut = math.acos(min(1.0, cos_cut))
-    cue_path = _path_length(cue_points)
+    cue_path = path_length(cue_points)
     chance = _window_chance(route.window, table.radius, cut, cue_path, route.path, table.noise)
     if route.double is not None or abricol is not None:
         chance *= 0.5  # cushion rebounds are not mirror-true: throw and the rail's grip

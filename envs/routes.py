@@ -12,7 +12,7 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from kinghill.envs.aim import mirror, pocket_target
+from kinghill.envs.aim import ghost_point, mirror, pocket_target
 from kinghill.physics import Cushion, Pocket, TableSpec, TableState
 from kinghill.physics.geometry import TableGeometry
 from kinghill.physics.spec import SPEC_CACHE_SIZE
@@ -70,10 +70,9 @@ def cushion_lines(spec: TableSpec) -> dict[Cushion, CushionLine]:
     }
 
 
-def cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: TableSpec) -> Point:
+def cushion_point(start: Point, mirrored_end: Point, line: CushionLine) -> Point:
     """Where a straight path from ``start`` to the mirror image ``mirrored_end`` meets the line
-    the ball's centre touches ``cushion`` along."""
-    line = cushion_lines(spec)[cushion]
+    a ball's centre touches a cushion along (:func:`cushion_lines`)."""
     (sx, sy), (ex, ey) = start, mirrored_end
     if line.across:
         t = (line.at - sx) / ((ex - sx) or 1e-12)
@@ -82,9 +81,9 @@ def cushion_point(start: Point, mirrored_end: Point, cushion: Cushion, spec: Tab
     return (sx + t * (ex - sx), line.at)
 
 
-def on_cushion(point: Point, cushion: Cushion, spec: TableSpec) -> bool:
-    """Whether ``point`` (on the cushion's line) lies along that cushion segment, off the jaws."""
-    line = cushion_lines(spec)[cushion]
+def on_cushion(point: Point, line: CushionLine) -> bool:
+    """Whether ``point`` (on a cushion's ``line``) lies along that cushion segment, off the
+    jaws."""
     along = point[1] if line.across else point[0]
     return line.low < along < line.high
 
@@ -104,7 +103,12 @@ def _window_of(pocket: Pocket) -> tuple[float, float]:
 def pocket_window(pocket: Pocket, approach: float) -> float:
     """Half-width (m) of the lateral window of ``pocket`` for a ball arriving ``approach`` rad
     off the pocket's axis; 0 when it cannot drop."""
-    half, closes = _window_of(pocket)
+    return window_width(*_window_of(pocket), approach)
+
+
+def window_width(half: float, closes: float, approach: float) -> float:
+    """:func:`pocket_window` of a pocket whose window is ``half`` head on and closes at
+    ``closes`` rad."""
     return half * max(0.0, 1.0 - (approach / closes) ** 2)
 
 
@@ -164,54 +168,35 @@ def object_routes(
 ) -> list[ObjectRoute]:
     """The open routes of ``ball`` (not hanging in a mouth) into the pockets, straight and, with
     ``doubles``, off each other cushion: open when the pocket's window is open at the angle the
-    ball arrives and a double's rebound point lies along its cushion. One loop, with the
-    formulas of :func:`cushion_point`, :func:`approach_angle`, :func:`pocket_window` and
-    :func:`~kinghill.envs.aim.ghost_point` written out (dozens of routes per decision)."""
+    ball arrives and a double's rebound point lies along its cushion."""
     obj = centres[ball]
-    ox, oy = obj
-    scale = 2 * spec.radius
     found = []
     for way in _ways(spec, doubles):
-        tx, ty = way.target
-        line = way.line
-        if line is None:
-            px, py, qx, qy = ox, oy, tx, ty
-        else:
-            mx, my = way.image
-            if line.across:
-                qx, qy = line.at, oy + (line.at - ox) / ((mx - ox) or 1e-12) * (my - oy)
-                along = qy
-            else:
-                qx, qy = ox + (line.at - oy) / ((my - oy) or 1e-12) * (mx - ox), line.at
-                along = qx
-            if not line.low < along < line.high:
+        target, line = way.target, way.line
+        points: tuple[Point, ...] = (obj, target)
+        if line is not None:
+            rail = cushion_point(obj, way.image, line)
+            if not on_cushion(rail, line):
                 continue
-            px, py = qx, qy
-        dx, dy = tx - px, ty - py
-        last = math.hypot(dx, dy)
-        ax, ay = way.axis
-        approach = math.acos(max(-1.0, min(1.0, (dx * ax + dy * ay) / (last or 1.0))))
-        window = way.half * max(0.0, 1.0 - (approach / way.closes) ** 2)
+            points = (obj, rail, target)
+        approach = approach_angle(target, way.axis, points[-2])
+        window = window_width(way.half, way.closes, approach)
         if window <= 0:
             continue
-        fx, fy = qx - ox, qy - oy
-        first = math.hypot(fx, fy)
-        f = first or 1.0
-        ghost = (ox - scale * fx / f, oy - scale * fy / f)
-        if line is None:
-            found.append(
-                ObjectRoute(
-                    ball, way.pocket, None, (obj, way.target), ghost, approach, window, first
-                )
-            )
-        else:
-            points = (obj, (qx, qy), way.target)
-            found.append(
-                ObjectRoute(
-                    ball, way.pocket, way.double, points, ghost, approach, window, first + last
-                )
-            )
+        ghost = ghost_point(obj, points[1], spec)
+        path = path_length(points)
+        found.append(
+            ObjectRoute(ball, way.pocket, way.double, points, ghost, approach, window, path)
+        )
     return found
+
+
+def path_length(points: tuple[Point, ...]) -> float:
+    """The length of the polyline through ``points`` (at least two), summed leg by leg."""
+    length = math.dist(points[0], points[1])
+    for k in range(2, len(points)):
+        length += math.dist(points[k - 1], points[k])
+    return length
 
 
 def route_blockers(
