@@ -55,13 +55,10 @@ def _timed(
         game_module.simulate, masked_module.shot_menu = simulate, shot_menu
 
 
-def _plain_steps(steps: int, seed: int, run: _Run) -> Iterator[None]:
-    """Play ``steps`` env steps with random actions, timing each into ``run`` with the
-    ``simulate`` calls inside; yields after every step, so that the masked env can take turns.
-
-    Both seats' actions are sampled before the clock starts (choosing is the agents' cost, not
-    the environment's); the opponent decodes its pre-sampled points like the learner's.
-    """
+def _sampled_opponent(steps: int, seed: int) -> tuple[gym.spaces.Space[Any], Callable[..., Action]]:
+    """The opponent of both envs: points of the plain action space sampled before the clock
+    starts (choosing is the agents' cost, not the environment's), decoded like the learner's;
+    with the seeded space, to sample more from."""
     space = action_space()
     space.seed(seed)
     points = iter([space.sample() for _ in range(4 * steps)])
@@ -69,26 +66,54 @@ def _plain_steps(steps: int, seed: int, run: _Run) -> Iterator[None]:
     def opponent(view: FrameView) -> Action:
         return decode_action(next(points), view)
 
-    def timed_simulate(state: TableState, *args: Any, **kwargs: Any) -> ShotResult:
+    return space, opponent
+
+
+def _simulate_timed(run: _Run | _MaskedRun) -> Callable[..., ShotResult]:
+    """``simulate``, its time added to ``run`` (and the shot kept, where ``run`` keeps shots)."""
+
+    def timed(state: TableState, *args: Any, **kwargs: Any) -> ShotResult:
         start = time.perf_counter()
         result = simulate(state, *args, **kwargs)
         run.simulate_seconds += time.perf_counter() - start
-        run.shots.append((state, result))
+        if isinstance(run, _Run):
+            run.shots.append((state, result))
         return result
 
-    env = KingOfTheHillEnv(opponent=opponent, breaker="random")
-    mine = [space.sample() for _ in range(steps)]
-    with _timed(timed_simulate):
+    return timed
+
+
+def _timed_steps(
+    env: gym.Env[Any, Any],
+    seed: int,
+    actions: Iterator[Any],
+    run: _Run | _MaskedRun,
+    patches: tuple[Callable[..., Any], ...],
+) -> Iterator[None]:
+    """Step ``env`` with each of ``actions`` (taken before the clock starts), timing each step
+    into ``run`` with ``patches`` (:func:`_timed`) in place; a finished frame starts again.
+    Yields after every step, so that the two envs can take turns."""
+    with _timed(*patches):
         env.reset(seed=seed)
-    for point in mine:
-        with _timed(timed_simulate):
+    for action in actions:
+        with _timed(*patches):
             start = time.perf_counter()
-            _, _, term, trunc, _ = env.step(point)
+            _, _, term, trunc, _ = env.step(action)
             if term or trunc:
                 env.reset()
             run.seconds += time.perf_counter() - start
         run.steps += 1
         yield
+
+
+def _plain_steps(steps: int, seed: int, run: _Run) -> Iterator[None]:
+    """Play ``steps`` env steps with random actions for both seats (:func:`_timed_steps`),
+    with the ``simulate`` calls inside timed and kept."""
+    space, opponent = _sampled_opponent(steps, seed)
+
+    env = KingOfTheHillEnv(opponent=opponent, breaker="random")
+    mine = [space.sample() for _ in range(steps)]
+    return _timed_steps(env, seed, iter(mine), run, (_simulate_timed(run),))
 
 
 def _play(steps: int, seed: int) -> _Run:
@@ -111,25 +136,12 @@ class _MaskedRun:
 
 
 def _masked_steps(steps: int, seed: int, run: _MaskedRun) -> Iterator[None]:
-    """Play ``steps`` steps of the masked env, timing each into ``run`` with the shot menus and
-    the ``simulate`` calls inside; yields after every step. The learner picks a uniformly
-    drawn offered slot and speed/spin level (drawn before the clock starts, as indices into
-    what is offered), the opponent plays pre-sampled points of the plain action space, as in
-    :func:`_plain_steps`."""
-    space = action_space()
-    space.seed(seed)
-    points = iter([space.sample() for _ in range(4 * steps)])
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, 1 << 30, size=(steps, 3))
-
-    def opponent(view: FrameView) -> Action:
-        return decode_action(next(points), view)
-
-    def timed_simulate(state: TableState, *args: Any, **kwargs: Any) -> ShotResult:
-        start = time.perf_counter()
-        result = simulate(state, *args, **kwargs)
-        run.simulate_seconds += time.perf_counter() - start
-        return result
+    """Play ``steps`` steps of the masked env (:func:`_timed_steps`), with the shot menus and
+    the ``simulate`` calls inside timed. The learner picks a uniformly drawn offered slot and
+    speed/spin level (drawn before the run, as indices into what is offered), the opponent
+    plays as in :func:`_plain_steps`."""
+    _, opponent = _sampled_opponent(steps, seed)
+    picks = np.random.default_rng(seed).integers(0, 1 << 30, size=(steps, 3))
 
     def timed_menu(view: FrameView) -> masked_module.Menu:
         start = time.perf_counter()
@@ -139,19 +151,13 @@ def _masked_steps(steps: int, seed: int, run: _MaskedRun) -> Iterator[None]:
 
     env = masked_module.MaskedShots(KingOfTheHillEnv(opponent=opponent, breaker="random"))
     levels = (len(masked_module.SPEED_FACTORS), len(masked_module.SPINS))
-    with _timed(timed_simulate, timed_menu):
-        env.reset(seed=seed)
-    for slot, speed, spin in picks.tolist():
-        offered = np.flatnonzero(env.menu.offered)
-        action = (int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1])
-        with _timed(timed_simulate, timed_menu):
-            start = time.perf_counter()
-            _, _, term, trunc, _ = env.step(action)
-            if term or trunc:
-                env.reset()
-            run.seconds += time.perf_counter() - start
-        run.steps += 1
-        yield
+
+    def actions() -> Iterator[tuple[int, int, int]]:
+        for slot, speed, spin in picks.tolist():
+            offered = np.flatnonzero(env.menu.offered)
+            yield int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1]
+
+    return _timed_steps(env, seed, actions(), run, (_simulate_timed(run), timed_menu))
 
 
 def _play_masked(steps: int, seed: int) -> _MaskedRun:
