@@ -21,9 +21,16 @@ from gymnasium import spaces
 from kinghill.envs.actions import Action, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.candidates import PotCandidate, best_chance, pot_speed
 from kinghill.envs.encoding import encode_observation, flatten_observation, observation_space
-from kinghill.envs.menu import break_action, fallback_action, legal_pots, safety_actions
+from kinghill.envs.menu import (
+    break_action,
+    fallback_action,
+    legal_pots,
+    pot_action,
+    safety_actions,
+)
+from kinghill.envs.routes import Point, ball_centres
 from kinghill.envs.rules import Decision
-from kinghill.physics import COLOURED, MAX_SPEED, WHITES, Pocket, Shot, TableState
+from kinghill.physics import COLOURED, MAX_SPEED, WHITES, Pocket, Shot, TableSpec
 
 POT_SLOTS = 8
 """The best pots offered (by estimated chance); slots 0-7."""
@@ -81,11 +88,15 @@ def masked_observation_space() -> spaces.Box:
 @dataclass(frozen=True)
 class Menu:
     """The shots on offer at one decision: one entry per slot (None where nothing is offered),
-    their features and the action mask."""
+    their features and the action mask. A pot slot holds its candidate, and its action is built
+    only when asked for (one slot is played; building eight calls a decision would cost more
+    than the rest of the slot)."""
 
     decision: Decision
-    shots: tuple[ShotAction | None, ...]
+    others: tuple[ShotAction | None, ...]
+    """The slots' actions that are not pots (the break, the safeties, the fallback)."""
     pots: tuple[PotCandidate | None, ...]
+    """The slots' pots (at a shot decision)."""
     features: np.ndarray
     threat: float
 
@@ -99,6 +110,16 @@ class Menu:
         levels = np.ones(len(SPEED_FACTORS) + len(SPINS), bool)
         return np.concatenate([self.offered, levels])
 
+    def shot_at(self, slot: int) -> ShotAction | None:
+        """The action of ``slot`` as planned (the pot with its call), None if it holds none."""
+        candidate = self.pots[slot]
+        return self.others[slot] if candidate is None else pot_action(candidate)
+
+    @property
+    def shots(self) -> tuple[ShotAction | None, ...]:
+        """:meth:`shot_at` of every slot."""
+        return tuple(self.shot_at(slot) for slot in range(SLOTS))
+
     def decode(self, action: Any) -> Action:
         """The structured action for a point of :func:`action_space`. A slot that is not
         offered plays the first offered one, so every point is a valid action."""
@@ -107,7 +128,7 @@ class Menu:
             slot = int(np.flatnonzero(self.offered)[0])
         if self.decision is Decision.CHOICE:
             return ChoiceAction(play_on=slot == PLAY_ON)
-        shot_action = self.shots[slot]
+        shot_action = self.shot_at(slot)
         assert shot_action is not None  # an offered slot holds a shot
         factor, b = SPEED_FACTORS[speed], SPINS[spin]
         shot = shot_action.shot
@@ -120,8 +141,9 @@ class Menu:
         return replace(shot_action, shot=new)
 
 
-def _pot_features(row: np.ndarray, c: PotCandidate, state: TableState, leave: float) -> None:
-    spec = state.spec
+def _pot_features(
+    row: np.ndarray, c: PotCandidate, spec: TableSpec, centres: dict[int, Point], leave: float
+) -> None:
     length, width = spec.length, spec.width
     row[1 if c.object_ball != COLOURED else 2] = 1.0
     row[6] = c.chance
@@ -131,9 +153,9 @@ def _pot_features(row: np.ndarray, c: PotCandidate, state: TableState, leave: fl
     row[10] = c.double is not None
     row[11] = c.abricol is not None
     row[12] = c.pocket in _MIDDLES
-    row[13] = c.shot.speed / MAX_SPEED
+    row[13] = pot_speed(c.cue_path, c.object_path, c.cut, c.b) / MAX_SPEED
     row[14] = c.cue_ball == COLOURED
-    ox, oy = state.xy(c.object_ball)
+    ox, oy = centres[c.object_ball]
     row[17], row[18] = ox / length, oy / width
     row[19] = leave
 
@@ -167,43 +189,44 @@ def shot_menu(view: FrameView) -> Menu:
     """The offer at ``view``'s decision (see :class:`MaskedShots` for the slots)."""
     state, decision = view.state, view.decision
     features = np.zeros((SLOTS, N_FEATURES), np.float32)
-    shots: list[ShotAction | None] = [None] * SLOTS
+    others: list[ShotAction | None] = [None] * SLOTS
     slot_pots: list[PotCandidate | None] = [None] * SLOTS
     threat = 0.0
     if decision is Decision.OVER:
         features[0, 0] = 1.0  # a placeholder, so that the mask is never empty
-        return Menu(decision, tuple(shots), tuple(slot_pots), features, threat)
+        return Menu(decision, tuple(others), tuple(slot_pots), features, threat)
     if decision is Decision.BREAK:
-        shots[0] = opening = break_action(state)
+        others[0] = opening = break_action(state)
         features[0, [0, 4]] = 1.0
         features[0, 13] = opening.shot.speed / MAX_SPEED
-        return Menu(decision, tuple(shots), tuple(slot_pots), features, threat)
+        return Menu(decision, tuple(others), tuple(slot_pots), features, threat)
+    spec, centres = state.spec, ball_centres(state)
     found = legal_pots(view)
     for slot, c in enumerate(found[:POT_SLOTS]):
-        features[slot, 0] = 1.0
-        _pot_features(features[slot], c, state, _leave(c, found))
+        row = features[slot]
+        row[0] = 1.0
+        _pot_features(row, c, spec, centres, _leave(c, found))
         if decision is Decision.SHOT:
-            shots[slot] = ShotAction(c.shot, c.call)
             slot_pots[slot] = c
+            x, y = centres[c.cue_ball]
+            row[15], row[16] = x / spec.length, y / spec.width
     threat = _threat(view, found)
     if decision is Decision.CHOICE:
         features[:, 0] = 0.0  # the pots are shown, only the 10.4 options are offered
         features[[HAND_BACK, PLAY_ON], 0] = 1.0
         features[[HAND_BACK, PLAY_ON], 5] = 1.0
-        return Menu(decision, tuple(shots), tuple(slot_pots), features, threat)
+        return Menu(decision, tuple(others), tuple(slot_pots), features, threat)
     safeties = safety_actions(view, SAFETY_SLOTS) or [fallback_action(view)]
     for k, safety in enumerate(safeties):
         slot = POT_SLOTS + k
-        shots[slot] = safety
+        others[slot] = safety
         row = features[slot]
         row[[0, 3]] = 1.0
         row[13] = safety.shot.speed / MAX_SPEED
         row[14] = safety.shot.cue_ball == COLOURED
-    for slot, shot_action in enumerate(shots):
-        if shot_action is not None:
-            x, y = state.xy(shot_action.shot.cue_ball)
-            features[slot, 15], features[slot, 16] = x / state.spec.length, y / state.spec.width
-    return Menu(decision, tuple(shots), tuple(slot_pots), features, threat)
+        x, y = centres[safety.shot.cue_ball]
+        row[15], row[16] = x / spec.length, y / spec.width
+    return Menu(decision, tuple(others), tuple(slot_pots), features, threat)
 
 
 def menu_observation(view: FrameView, menu: Menu) -> np.ndarray:
