@@ -63,7 +63,7 @@ def legal_pots(view: FrameView) -> list[PotCandidate]:
     early = [
         c
         for c in pots(state, whites, [COLOURED], doubles=True, min_chance=EARLY_CHANCE)
-        if c.call is not None and permitted_early(c.call)
+        if (call := c.call) is not None and permitted_early(call)
     ]
     found = pots(state, whites, whites) + early
     found.sort(key=lambda c: c.chance, reverse=True)
