@@ -383,11 +383,12 @@ def _open_lines(table: _Table, cues: list[int], routes: list[ObjectRoute]) -> li
 def _chance_bound(table: _Table, route: ObjectRoute, cues: list[int]) -> float:
     """An upper bound on the chance of any pot of ``route`` by one of ``cues``: the nearest cue
     ball's straight line to the ghost point (no path is shorter), played without a cut."""
-    ghost = route.ghost
-    nearest = min(
-        (math.dist(table.centres[c], ghost) for c in cues if c != route.object_ball), default=None
-    )
-    if nearest is None:
+    ghost, centres, object_ball = route.ghost, table.centres, route.object_ball
+    nearest = math.inf
+    for c in cues:  # a loop: the bound is asked for of every route of the colour's doubles
+        if c != object_ball and (d := math.dist(centres[c], ghost)) < nearest:
+            nearest = d
+    if nearest == math.inf:
         return 0.0
     chance = _window_chance(route.window, table.radius, 0.0, nearest, route.path, table.noise)
     return 0.5 * chance if route.double is not None else chance

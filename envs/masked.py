@@ -123,22 +123,25 @@ class Menu:
     def decode(self, action: Any) -> Action:
         """The structured action for a point of :func:`action_space`. A slot that is not
         offered plays the first offered one, so every point is a valid action."""
-        slot, speed, spin = (int(v) for v in np.asarray(action).reshape(-1)[:3])
+        slot, level, spin = (int(v) for v in np.asarray(action).reshape(-1)[:3])
         if not self.offered[slot]:
             slot = int(np.flatnonzero(self.offered)[0])
         if self.decision is Decision.CHOICE:
             return ChoiceAction(play_on=slot == PLAY_ON)
-        shot_action = self.shot_at(slot)
-        assert shot_action is not None  # an offered slot holds a shot
-        factor, b = SPEED_FACTORS[speed], SPINS[spin]
-        shot = shot_action.shot
-        planned = shot.speed
+        factor, b = SPEED_FACTORS[level], SPINS[spin]
         candidate = self.pots[slot]
-        if b is not None and candidate is not None:  # keep the pot reaching its pocket
+        if candidate is not None:  # the speed planned for the spin, so the pot still reaches
+            b = candidate.b if b is None else b
             planned = pot_speed(candidate.cue_path, candidate.object_path, candidate.cut, b)
-        new_b = shot.b if b is None else b
-        new = Shot(shot.cue_ball, shot.phi, min(planned * factor, MAX_SPEED), shot.a, new_b)
-        return replace(shot_action, shot=new)
+            shot = Shot(candidate.cue_ball, candidate.phi, min(planned * factor, MAX_SPEED), b=b)
+            return ShotAction(shot, candidate.call)
+        other = self.others[slot]
+        assert other is not None  # an offered slot holds a shot
+        shot = other.shot
+        speed = min(shot.speed * factor, MAX_SPEED)
+        return replace(
+            other, shot=Shot(shot.cue_ball, shot.phi, speed, shot.a, shot.b if b is None else b)
+        )
 
 
 def _pot_features(
