@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from kinghill.envs.aim import angle_to, ghost_point, mirror
 from kinghill.envs.routes import (
+    OPEN_MARGIN,
     ObjectRoute,
     Point,
     ball_centres,
@@ -111,9 +112,13 @@ def segment_clear(
     dx, dy = end[0] - sx, end[1] - sy
     length2 = dx * dx + dy * dy
     limit2 = diameter * diameter
+    reach = diameter * (1.0 + OPEN_MARGIN)
+    ex, ey = end
+    low_x, high_x = (sx - reach, ex + reach) if dx > 0 else (ex - reach, sx + reach)
+    low_y, high_y = (sy - reach, ey + reach) if dy > 0 else (ey - reach, sy + reach)
     for ball, (bx, by) in centres.items():
-        if ball in ignore:
-            continue
+        if not (low_x < bx < high_x and low_y < by < high_y) or ball in ignore:
+            continue  # off the box round the segment: clear of it, whatever the rounding
         t = 0.0 if length2 == 0 else ((bx - sx) * dx + (by - sy) * dy) / length2
         t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
         px, py = sx + t * dx - bx, sy + t * dy - by
@@ -351,11 +356,6 @@ def _pot(
         route.double,
         abricol,
     )
-
-
-OPEN_MARGIN = 1e-9
-"""Relative margin of :func:`_open_lines`: it rules out only pairs clearly outside the limits,
-so rounding never decides (:func:`_pot` checks the rest exactly)."""
 
 
 def _open_lines(table: _Table, cues: list[int], routes: list[ObjectRoute]) -> list[list[bool]]:

@@ -26,6 +26,10 @@ acceptance charts (``kinghill pockets``, README) at 1.2-2 m/s (pots are planned 
 the middle +-13 mm head on, a run of about 17 mm at 30 degrees and 6 mm at 45."""
 CUSHION_MARGIN = 0.1
 """A rebound point this close to a cushion segment's ends (m) is too near the jaws to count."""
+OPEN_MARGIN = 1e-9
+"""Relative margin of the quick pre-checks (a ball far off a path's box, a cut clearly too
+thin): they rule out only what is clearly outside the limits, so rounding never decides (the
+exact checks see the rest)."""
 WAYS = (None, *Cushion)
 """How an object ball may go into a pocket: straight, or off one of the cushions."""
 
@@ -208,12 +212,15 @@ def route_blockers(
     limit2 = diameter * diameter
     points, ignore = route.points, route.object_ball
     found: set[int] = set()
+    reach = diameter * (1.0 + OPEN_MARGIN)
     for (sx, sy), (ex, ey) in zip(points, points[1:], strict=False):
         dx, dy = ex - sx, ey - sy
         length2 = dx * dx + dy * dy or 1e-12
+        low_x, high_x = (sx - reach, ex + reach) if dx > 0 else (ex - reach, sx + reach)
+        low_y, high_y = (sy - reach, ey + reach) if dy > 0 else (ey - reach, sy + reach)
         for ball, (bx, by) in centres.items():
-            if ball == ignore or ball in found:
-                continue
+            if not (low_x < bx < high_x and low_y < by < high_y) or ball == ignore or ball in found:
+                continue  # off the box round the leg: clear of it, whatever the rounding
             t = ((bx - sx) * dx + (by - sy) * dy) / length2
             t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
             px, py = sx + t * dx - bx, sy + t * dy - by

@@ -1,12 +1,24 @@
 """Issue 9 item 6: the shortcuts of :func:`kinghill.envs.candidates.pots` find the same pots: the
-numpy pre-check of the cut (every route and cue ball at once) never rules out a pot that the
-exact check accepts, and rules out most pairs (its purpose); with a minimum chance, the bound
-on a route's best chance skips only pots below it."""
+pre-check of the cut (every route and cue ball) never rules out a pot that the exact check
+accepts, and rules out most pairs (its purpose); with a minimum chance, the bound on a route's
+best chance skips only pots below it; the box round a path that the line checks skip balls by
+gives the answers of the distance itself."""
+
+import math
 
 import numpy as np
 
-from kinghill.envs.candidates import DEFAULT_NOISE, _open_lines, _pot, _table, best_chance, pots
-from kinghill.physics import TableSpec, TableState
+from kinghill.envs.candidates import (
+    DEFAULT_NOISE,
+    _open_lines,
+    _pot,
+    _table,
+    best_chance,
+    pots,
+    segment_clear,
+)
+from kinghill.envs.routes import ObjectRoute, route_blockers
+from kinghill.physics import Pocket, TableSpec, TableState
 
 SPEC = TableSpec()
 
@@ -73,3 +85,40 @@ def test_best_chance_is_the_chance_of_the_first_pot() -> None:
             assert best_chance(state, balls[1:], objects) == expected, k
             empty += not found
     assert 0 < empty < 150
+
+
+def _distance(
+    point: tuple[float, float], start: tuple[float, float], end: tuple[float, float]
+) -> float:
+    """The distance from ``point`` to the segment, worked out apart (projection, clamped)."""
+    d, p = np.subtract(end, start), np.subtract(point, start)
+    t = float(np.clip(p @ d / (d @ d), 0.0, 1.0)) if d @ d > 0 else 0.0
+    return float(np.linalg.norm(p - t * d))
+
+
+def test_the_box_round_a_path_skips_only_balls_clear_of_it() -> None:
+    """``segment_clear`` and ``route_blockers`` skip balls outside the box round each leg: on
+    random legs (level, upright, a point, any way round) with balls at random and at a
+    diameter's distance give or take a hair, they answer as the distance does."""
+    rng = np.random.default_rng(3)
+    diameter = SPEC.ball_diameter
+    near = 0
+    for k in range(400):
+        start = tuple(rng.uniform(0.0, 2.0, 2))
+        end = [tuple(rng.uniform(0.0, 2.0, 2)), (start[0], 1.5), (0.3, start[1]), start][k % 4]
+        balls: dict[int, tuple[float, float]] = {0: start, 1: end}
+        for ball in range(2, 8):
+            if ball % 2:  # off a point of the leg by a diameter, a hair more or less
+                t, angle = rng.uniform(-0.2, 1.2), rng.uniform(0, 2 * math.pi)
+                base = np.add(start, np.clip(t, 0, 1) * np.subtract(end, start))
+                gap = diameter * (1 + rng.choice([-1e-7, 1e-7]))
+                balls[ball] = tuple(base + gap * np.array([math.cos(angle), math.sin(angle)]))
+            else:
+                balls[ball] = tuple(rng.uniform(0.0, 2.0, 2))
+        within = {b for b in range(2, 8) if _distance(balls[b], start, end) < diameter}
+        near += len(within)
+        assert segment_clear(balls, diameter, start, end, (0, 1)) == (not within), k
+        route = ObjectRoute(0, Pocket(0), None, (start, end), start, 0.0, 0.0, 0.0)
+        found = route_blockers({b: p for b, p in balls.items() if b != 1}, diameter, route)
+        assert found <= within and len(found) == min(len(within), 2), k
+    assert near > 200
