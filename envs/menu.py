@@ -113,20 +113,6 @@ def _rail_end(
     return distance, (start[0] + distance * dx, start[1] + distance * dy)
 
 
-def _runs_to_pocket(
-    mouths: list[tuple[float, float]], start: tuple[float, float], end: tuple[float, float]
-) -> bool:
-    """Whether a ball rolling from ``start`` to ``end`` passes near a pocket's mouth."""
-    for px, py in mouths:
-        sx, sy = start
-        dx, dy = end[0] - sx, end[1] - sy
-        length2 = dx * dx + dy * dy or 1e-12
-        t = max(0.0, min(1.0, ((px - sx) * dx + (py - sy) * dy) / length2))
-        if math.hypot(sx + t * dx - px, sy + t * dy - py) < POCKET_CLEARANCE:
-            return True
-    return False
-
-
 def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction]:
     """Soft full-ball hits that send a white object ball to a cushion (R-fouls (a), (b)),
     softest first (the first ``limit`` of them when given); the object ball's path must not run
@@ -136,7 +122,8 @@ def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction
     the checks are the expensive part, and the order (a stable sort) is the same either way."""
     state, spec = view.state, view.state.spec
     centres = ball_centres(state)
-    mouths = [shape.mouth_centre for shape in TableGeometry.from_spec(spec).pockets.values()]
+    pockets = TableGeometry.from_spec(spec).pockets.values()
+    mouths = {k: shape.mouth_centre for k, shape in enumerate(pockets)}
     diameter, r = spec.ball_diameter, spec.radius
     bounds = (r, spec.length - r, spec.width - r)
     whites = [b for b in centres if b != COLOURED]
@@ -159,8 +146,8 @@ def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction
         if limit is not None and len(found) >= limit:
             break
         cue, obj = centres[cue_ball], centres[object_ball]
-        if _runs_to_pocket(mouths, obj, end):
-            continue
+        if not segment_clear(mouths, POCKET_CLEARANCE, obj, end, ()):
+            continue  # it would run near a pocket's mouth
         if not segment_clear(centres, diameter, cue, obj, (cue_ball, object_ball)):
             continue
         found.append(ShotAction(Shot(cue_ball, phi, speed)))
