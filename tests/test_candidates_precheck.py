@@ -122,3 +122,37 @@ def test_the_box_round_a_path_skips_only_balls_clear_of_it() -> None:
         found = route_blockers({b: p for b, p in balls.items() if b != 1}, diameter, route)
         assert found <= within and len(found) == min(len(within), 2), k
     assert near > 200
+
+
+def test_routes_kept_across_decisions_are_those_of_the_position_and_table() -> None:
+    """The routes kept between decisions (by ball and position) give the pots worked out from
+    nothing: after balls move, on another table spec (the same positions, a shorter table), and
+    once the memory has been cleared for being full."""
+    import kinghill.envs.candidates as candidates
+
+    def fresh(state: TableState, balls: list[int]) -> list:
+        candidates._ROUTES.routes.clear()
+        candidates._LAST.clear()
+        return pots(state, balls, balls, doubles=True)
+
+    rng = np.random.default_rng(4)
+    short = TableSpec(length=3.2)
+    for k in range(60):
+        state = _scattered(rng, 3 + k % 6)
+        balls = [int(b) for b in np.flatnonzero(state.on_table)]
+        expected = fresh(state, balls)
+        candidates._LAST.clear()  # a new decision: only the kept routes carry over
+        assert pots(state, balls, balls, doubles=True) == expected
+        spot = (0.5 + 0.01 * k, 0.3)  # one ball moves, the others stand
+        moved = state.place(balls[0], spot) if state.is_free(spot, [balls[0]]) else state
+        kept = pots(moved, balls, balls, doubles=True)
+        assert kept == fresh(moved, balls), k
+        other = TableState.of(short, {b: moved.xy(b) for b in balls if moved.xy(b)[0] < 3.1})
+        others = [b for b in balls if other.on_table[b]]
+        kept = pots(other, others, others, doubles=True)
+        assert kept == fresh(other, others), k
+    candidates._ROUTES.routes.update({(99, float(k), 0.0, True): [] for k in range(2000)})
+    candidates._LAST.clear()
+    found = pots(state, balls, balls, doubles=True)
+    assert len(candidates._ROUTES.routes) == len(balls)  # cleared, then this position's
+    assert found == fresh(state, balls)
