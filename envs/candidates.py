@@ -23,6 +23,7 @@ from kinghill.envs.routes import (
     ObjectRoute,
     Point,
     ball_centres,
+    balls_near,
     cushion_lines,
     cushion_point,
     object_routes,
@@ -108,23 +109,7 @@ def segment_clear(
 ) -> bool:
     """Whether no ball of ``centres`` (``ignore`` excepted) lies within ``diameter`` of the
     segment from ``start`` to ``end``."""
-    sx, sy = start
-    dx, dy = end[0] - sx, end[1] - sy
-    length2 = dx * dx + dy * dy
-    limit2 = diameter * diameter
-    reach = diameter * (1.0 + OPEN_MARGIN)
-    ex, ey = end
-    low_x, high_x = (sx - reach, ex + reach) if dx > 0 else (ex - reach, sx + reach)
-    low_y, high_y = (sy - reach, ey + reach) if dy > 0 else (ey - reach, sy + reach)
-    for ball, (bx, by) in centres.items():
-        if not (low_x < bx < high_x and low_y < by < high_y) or ball in ignore:
-            continue  # off the box round the segment: clear of it, whatever the rounding
-        t = 0.0 if length2 == 0 else ((bx - sx) * dx + (by - sy) * dy) / length2
-        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-        px, py = sx + t * dx - bx, sy + t * dy - by
-        if px * px + py * py < limit2:
-            return False
-    return True
+    return not balls_near(centres, diameter, start, end, ignore, 1)
 
 
 def rolling_fraction(b: float = 0.0) -> float:

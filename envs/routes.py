@@ -9,6 +9,7 @@ project's table (``kinghill pockets``).
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -203,29 +204,48 @@ def path_length(points: tuple[Point, ...]) -> float:
     return length
 
 
+def balls_near(
+    centres: dict[int, Point],
+    diameter: float,
+    start: Point,
+    end: Point,
+    ignore: Collection[int],
+    limit: int,
+) -> list[int]:
+    """The first ``limit`` balls of ``centres`` (``ignore`` excepted) whose centres lie within
+    ``diameter`` of the segment from ``start`` to ``end``, in the order of ``centres``."""
+    sx, sy = start
+    ex, ey = end
+    dx, dy = ex - sx, ey - sy
+    length2 = dx * dx + dy * dy
+    limit2 = diameter * diameter
+    reach = diameter * (1.0 + OPEN_MARGIN)
+    low_x, high_x = (sx - reach, ex + reach) if dx > 0 else (ex - reach, sx + reach)
+    low_y, high_y = (sy - reach, ey + reach) if dy > 0 else (ey - reach, sy + reach)
+    found = []
+    for ball, (bx, by) in centres.items():
+        if not (low_x < bx < high_x and low_y < by < high_y) or ball in ignore:
+            continue  # off the box round the segment: clear of it, whatever the rounding
+        t = 0.0 if length2 == 0 else ((bx - sx) * dx + (by - sy) * dy) / length2
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        px, py = sx + t * dx - bx, sy + t * dy - by
+        if px * px + py * py < limit2:
+            found.append(ball)
+            if len(found) >= limit:
+                break
+    return found
+
+
 def route_blockers(
     centres: dict[int, Point], diameter: float, route: ObjectRoute
 ) -> frozenset[int]:
     """The balls (the route's object ball excepted) whose centres lie within ``diameter`` of
     its path; it stops at two, since a pot can have at most one (its cue ball) in the object
     ball's way."""
-    limit2 = diameter * diameter
-    points, ignore = route.points, route.object_ball
-    found: set[int] = set()
-    reach = diameter * (1.0 + OPEN_MARGIN)
-    for (sx, sy), (ex, ey) in zip(points, points[1:], strict=False):
-        dx, dy = ex - sx, ey - sy
-        length2 = dx * dx + dy * dy or 1e-12
-        low_x, high_x = (sx - reach, ex + reach) if dx > 0 else (ex - reach, sx + reach)
-        low_y, high_y = (sy - reach, ey + reach) if dy > 0 else (ey - reach, sy + reach)
-        for ball, (bx, by) in centres.items():
-            if not (low_x < bx < high_x and low_y < by < high_y) or ball == ignore or ball in found:
-                continue  # off the box round the leg: clear of it, whatever the rounding
-            t = ((bx - sx) * dx + (by - sy) * dy) / length2
-            t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-            px, py = sx + t * dx - bx, sy + t * dy - by
-            if px * px + py * py < limit2:
-                found.add(ball)
-                if len(found) > 1:
-                    return frozenset(found)
-    return frozenset(found)
+    points, object_ball = route.points, route.object_ball
+    seen = {object_ball}  # excepted on every leg, as are the balls found on an earlier one
+    for start, end in zip(points, points[1:], strict=False):
+        seen.update(balls_near(centres, diameter, start, end, seen, 3 - len(seen)))
+        if len(seen) > 2:
+            break
+    return frozenset(seen - {object_ball})

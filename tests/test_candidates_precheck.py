@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+import kinghill.envs.candidates as candidates
 from kinghill.envs.candidates import (
     DEFAULT_NOISE,
     _open_lines,
@@ -124,17 +125,17 @@ def test_the_box_round_a_path_skips_only_balls_clear_of_it() -> None:
     assert near > 200
 
 
+def fresh(state: TableState, balls: list[int]) -> list:
+    """The pots of ``balls`` by ``balls`` with nothing kept from earlier decisions."""
+    candidates._ROUTES.routes.clear()
+    candidates._LAST.clear()
+    return pots(state, balls, balls, doubles=True)
+
+
 def test_routes_kept_across_decisions_are_those_of_the_position_and_table() -> None:
     """The routes kept between decisions (by ball and position) give the pots worked out from
     nothing: after balls move, on another table spec (the same positions, a shorter table), and
     once the memory has been cleared for being full."""
-    import kinghill.envs.candidates as candidates
-
-    def fresh(state: TableState, balls: list[int]) -> list:
-        candidates._ROUTES.routes.clear()
-        candidates._LAST.clear()
-        return pots(state, balls, balls, doubles=True)
-
     rng = np.random.default_rng(4)
     short = TableSpec(length=3.2)
     for k in range(60):
