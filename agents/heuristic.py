@@ -1,13 +1,13 @@
 """A ghost-ball player: pots the most makeable white, calls the coloured ball when it may, plays
 safe when nothing is on, and breaks firmly from the house (the shots of
-:mod:`kinghill.envs.menu`)."""
+:mod:`kinghill.envs.planning.menu`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from kinghill.envs import Action, ChoiceAction, FrameView
-from kinghill.envs.menu import (
+from kinghill.envs.planning.menu import (
     break_action,
     fallback_action,
     legal_pots,

@@ -12,7 +12,7 @@ import numpy as np
 
 from kinghill.agents.registry import AgentSpecError
 from kinghill.envs import Action, FrameView
-from kinghill.envs.masked_aec import decode_flat, menu_inputs
+from kinghill.envs.rl.masked_aec import decode_flat, menu_inputs
 
 MODULES = Path("learner_group") / "learner" / "rl_module"
 """Where an algorithm checkpoint keeps its RLModules, one folder per module id."""

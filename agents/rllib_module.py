@@ -2,7 +2,7 @@
 extra): the mask is taken out of the observation before the network and the logits of the
 actions it excludes are pushed to RLlib's ``FLOAT_MIN``, so they are never sampled nor chosen.
 
-Trained by ``kinghill train --backend rllib`` (:mod:`kinghill.experiments.rllib_train`) and
+Trained by ``kinghill train --backend rllib`` (:mod:`kinghill.experiments.training.rllib_train`) and
 loaded from its checkpoints by :class:`kinghill.agents.rllib_agent.RLlibAgent`.
 """
 
@@ -17,7 +17,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 OBSERVATIONS, MASK = "observations", "action_mask"
-"""The keys of the masked observation (:func:`kinghill.envs.masked_aec.observation_space`)."""
+"""The keys of the masked observation (:func:`kinghill.envs.rl.masked_aec.observation_space`)."""
 
 
 class MaskedMenuModule(DefaultPPOTorchRLModule):

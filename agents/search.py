@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.candidates import PotCandidate, best_chance, pots
-from kinghill.envs.menu import (
+from kinghill.envs.planning.candidates import PotCandidate, best_chance, pots
+from kinghill.envs.planning.menu import (
     break_action,
     fallback_action,
     legal_pots,

@@ -1,7 +1,8 @@
 """A learned position value: a small network that estimates, from a few features of the frame
 and the table, how likely the player to move is to win the frame.
 
-It is trained on frames of self-play (:mod:`kinghill.experiments.value_training`) and replaces
+It is trained on frames of self-play (:mod:`kinghill.experiments.training.value_training`) and
+replaces
 the search's hand-made :func:`~kinghill.agents.search.position_value` at its leaves
 (``search-value:PATH``). Inference is plain numpy (two small layers), so a leaf costs about what
 the hand-made score costs: one enumeration of the pots for each player's target.
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from kinghill.agents.search import CLOCK_MARGIN, DEFAULT_BUDGET, FOUL_VALUE, SearchAgent
-from kinghill.envs.candidates import pots
+from kinghill.envs.planning.candidates import pots
 from kinghill.envs.rules import Decision, Frame, choose
 from kinghill.physics import COLOURED, WHITES, TableState
 

@@ -1,42 +1,60 @@
-"""Environments of King of the Hill: the rules, the game loop, Gymnasium and PettingZoo envs.
+"""Environments of King of the Hill, in four parts:
 
-Importing this package registers with Gymnasium ``kinghill/KingOfTheHill-v0`` and its trainable
-wrappers: ``kinghill/KingOfTheHill-Aim-v0`` (:class:`~kinghill.envs.wrappers.AimAssist`),
-``kinghill/KingOfTheHill-Flat-v0`` (:class:`~kinghill.envs.wrappers.FlatAction`) and
-``kinghill/KingOfTheHill-Masked-v0`` (:class:`~kinghill.envs.masked.MaskedShots`, for
-``MaskablePPO``).
+- :mod:`kinghill.envs.rules`: the referee, pure functions over event logs;
+- :mod:`kinghill.envs.game`: one frame played decision by decision (:class:`Game`);
+- :mod:`kinghill.envs.planning`: shot planning (ghost-ball aims, routes, candidate pots, menus);
+- :mod:`kinghill.envs.drawing`: pictures of the table, a window, replays;
+- :mod:`kinghill.envs.rl`: the Gymnasium and PettingZoo environments and their wrappers.
+
+Importing this package registers ``kinghill/KingOfTheHill-v0`` and its trainable wrappers
+(``-Aim-v0``, ``-Flat-v0``, ``-Masked-v0``) with Gymnasium and the AEC env with PettingZoo
+(:mod:`kinghill.envs.registration`) without importing either: the names below are loaded on
+first use, so ``import kinghill.envs.rules`` loads neither framework.
 """
 
-import pettingzoo
-from gymnasium.envs.registration import register
+from __future__ import annotations
 
-from kinghill.envs.actions import (
-    Action,
-    Agent,
-    ChoiceAction,
-    FrameView,
-    InvalidAction,
-    ShotAction,
-    check_action,
-)
-from kinghill.envs.decisions import Answer, ask
-from kinghill.envs.game import Decided, Game, GameSnapshot, Turn
-from kinghill.envs.gym_env import KingOfTheHillEnv
-from kinghill.envs.opponents import RandomOpponent
-from kinghill.envs.rewards import RewardWeights
+import importlib
+from typing import TYPE_CHECKING, Any
 
-register(
-    id="kinghill/KingOfTheHill-v0",
-    entry_point="kinghill.envs.gym_env:KingOfTheHillEnv",
-    max_episode_steps=None,
+from kinghill.envs.registration import register_envs
+
+if TYPE_CHECKING:
+    from kinghill.envs.game import (
+        Action,
+        Agent,
+        Answer,
+        ChoiceAction,
+        Decided,
+        FrameView,
+        Game,
+        GameSnapshot,
+        InvalidAction,
+        ShotAction,
+        Turn,
+        ask,
+        check_action,
+    )
+    from kinghill.envs.rl import KingOfTheHillEnv, RandomOpponent, RewardWeights
+
+_GAME = (
+    "Action",
+    "Agent",
+    "Answer",
+    "ChoiceAction",
+    "Decided",
+    "FrameView",
+    "Game",
+    "GameSnapshot",
+    "InvalidAction",
+    "ShotAction",
+    "Turn",
+    "ask",
+    "check_action",
 )
-for _name, _entry in (
-    ("Aim", "kinghill.envs.wrappers:make_aim_env"),
-    ("Flat", "kinghill.envs.wrappers:make_flat_env"),
-    ("Masked", "kinghill.envs.masked:make_masked_env"),
-):
-    register(id=f"kinghill/KingOfTheHill-{_name}-v0", entry_point=_entry, max_episode_steps=None)
-pettingzoo.register("aec", "kinghill/KingOfTheHill-v0", "kinghill.envs.aec_env:env")
+_RL = ("KingOfTheHillEnv", "RandomOpponent", "RewardWeights")
+_HOMES = {**dict.fromkeys(_GAME, "kinghill.envs.game"), **dict.fromkeys(_RL, "kinghill.envs.rl")}
+"""Where each name of this face lives."""
 
 __all__ = [
     "Action",
@@ -56,3 +74,15 @@ __all__ = [
     "ask",
     "check_action",
 ]
+
+register_envs()
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'kinghill.envs' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))

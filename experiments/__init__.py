@@ -1,7 +1,8 @@
 """Training, evaluation and benchmarks: the ``kinghill`` command line and its Python API.
 
 ``from kinghill.experiments import evaluate`` rates agents by a round robin
-(:func:`kinghill.experiments.round_robin.evaluate`); it is imported on first use, so that the
+(:func:`kinghill.experiments.tournaments.round_robin.evaluate`); it is imported on first use, so
+that the
 command line's light subcommands do not load the agents.
 """
 
@@ -14,7 +15,7 @@ __all__ = ["evaluate"]
 
 def __getattr__(name: str) -> Any:
     if name == "evaluate":
-        from kinghill.experiments.round_robin import evaluate
+        from kinghill.experiments.tournaments.round_robin import evaluate
 
         return evaluate
     raise AttributeError(f"module 'kinghill.experiments' has no attribute {name!r}")

@@ -24,10 +24,10 @@ import numpy as np
 from kinghill.agents import make_agent
 from kinghill.agents.heuristic import HeuristicAgent
 from kinghill.envs import FrameView, Game
-from kinghill.envs.actions import Action, ChoiceAction, ShotAction
-from kinghill.envs.masked import POT_SLOTS, SAFETY_SLOTS, SLOTS, menu_observation, shot_menu
-from kinghill.envs.menu import legal_pots, safety_actions
-from kinghill.envs.routes import WINDOW, pocket_aims
+from kinghill.envs.game.actions import Action, ChoiceAction, ShotAction
+from kinghill.envs.planning.menu import legal_pots, safety_actions
+from kinghill.envs.planning.object_routes import WINDOW, pocket_aims
+from kinghill.envs.rl.masked import POT_SLOTS, SAFETY_SLOTS, SLOTS, menu_observation, shot_menu
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import N_BALLS, Pocket, TableSpec, TableState
 from kinghill.physics.geometry import TableGeometry

@@ -24,8 +24,8 @@ from kinghill.envs import (
     ask,
     check_action,
 )
-from kinghill.envs import game as game_module
-from kinghill.envs.aec_env import raw_env
+from kinghill.envs.game import loop as game_module
+from kinghill.envs.rl.aec_env import raw_env
 from kinghill.envs.rules import Call, Decision, EndReason
 from kinghill.physics import BREAK_BALL, Pocket, Shot
 

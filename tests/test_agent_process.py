@@ -13,8 +13,12 @@ import pytest
 
 from kinghill.envs import Answer, ChoiceAction, FrameView, Game, ShotAction
 from kinghill.envs.rules import EXTENSION, Decision, EndReason, ShotClock
-from kinghill.experiments.agent_process import AgentProcess, AgentStartError, restart_seed
-from kinghill.experiments.match import play_out
+from kinghill.experiments.tournaments.agent_process import (
+    AgentProcess,
+    AgentStartError,
+    restart_seed,
+)
+from kinghill.experiments.tournaments.frame_player import play_out
 from kinghill.physics import BREAK_BALL, Shot
 
 BREAK = ShotAction(Shot(BREAK_BALL, 0.0, 7.0), place=(0.44, 0.8875))

@@ -3,7 +3,7 @@ hanging cue ball is only played out along lines that clear the jaw tips."""
 
 from physics_support import SPEC
 
-from kinghill.envs.candidates import pots
+from kinghill.envs.planning.candidates import pots
 from kinghill.physics import BallBall, CentreLine, Pocket, Pocketed, TableState, simulate
 
 L = SPEC.length

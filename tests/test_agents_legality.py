@@ -12,8 +12,8 @@ from physics_support import state as table
 from kinghill.agents import HeuristicAgent, PolicyAgent, SearchAgent, make_agent
 from kinghill.agents.policy import algorithm_of
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
-from kinghill.envs.candidates import pocket_point
-from kinghill.envs.menu import legal_pots, permitted_early, safety_actions
+from kinghill.envs.planning.candidates import pocket_point
+from kinghill.envs.planning.menu import legal_pots, permitted_early, safety_actions
 from kinghill.envs.rules import Call, Decision, Frame, judge
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, TableSpec, TableState, simulate
 
@@ -159,7 +159,7 @@ def test_search_is_deterministic_given_its_seed() -> None:
 def test_policy_agent_loads_a_checkpoint_and_plays(algo: str, tmp_path: Path) -> None:
     import stable_baselines3
 
-    from kinghill.envs.wrappers import make_sb3_env
+    from kinghill.envs.rl.wrappers import make_sb3_env
 
     env = make_sb3_env("aim")
     kwargs = {"n_steps": 8, "batch_size": 8} if algo == "PPO" else {"learning_starts": 10}

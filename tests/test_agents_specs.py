@@ -19,7 +19,7 @@ from kinghill.agents import (
 )
 from kinghill.agents.registry import AgentSpec
 from kinghill.experiments import cli
-from kinghill.experiments.train import TrainConfig, training_opponent
+from kinghill.experiments.training.train import TrainConfig, training_opponent
 
 PACKAGE = '''
 from kinghill.agents import HeuristicAgent

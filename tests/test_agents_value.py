@@ -13,10 +13,10 @@ from kinghill.agents import AgentSpecError, SearchAgent, check_agent, make_agent
 from kinghill.agents.search import position_value
 from kinghill.agents.value import FEATURES, N_FEATURES, LearnedValue, ValueNet, value_features
 from kinghill.envs import FrameView, Game
-from kinghill.envs.decision_clock import DecisionClock
+from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult, TimeAllowance, choose
 from kinghill.experiments import cli
-from kinghill.experiments.value_training import parallel_self_play, self_play
+from kinghill.experiments.training.value_training import parallel_self_play, self_play
 from kinghill.physics import NoiseModel, TableState
 
 

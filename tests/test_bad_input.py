@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import kinghill.envs  # noqa: F401  (registers the env)
 from kinghill.envs import ChoiceAction, RewardWeights, ShotAction
-from kinghill.envs.aec_env import raw_env
-from kinghill.envs.encoding import action_space
-from kinghill.envs.gym_env import KingOfTheHillEnv
+from kinghill.envs.rl.aec_env import raw_env
+from kinghill.envs.rl.encoding import action_space
+from kinghill.envs.rl.gym_env import KingOfTheHillEnv
 from kinghill.envs.rules import Call, Frame, ShotClock
 from kinghill.experiments import cli
 from kinghill.physics import (

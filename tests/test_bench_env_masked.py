@@ -2,7 +2,7 @@
 played, the share of its time spent building shot menus, the two envs run in alternating
 rounds (no timing is asserted)."""
 
-from kinghill.experiments.bench_env import _play_masked, _rounds
+from kinghill.experiments.bench.env import _play_masked, _rounds
 
 
 def test_the_masked_run_plays_its_steps_and_splits_its_time() -> None:

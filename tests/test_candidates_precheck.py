@@ -1,4 +1,5 @@
-"""Issue 9 item 6: the shortcuts of :func:`kinghill.envs.candidates.pots` find the same pots: the
+"""Issue 9 item 6: the shortcuts of :func:`kinghill.envs.planning.candidates.pots` find the same
+pots: the
 pre-check of the cut (every route and cue ball) never rules out a pot that the exact check
 accepts, and rules out most pairs (its purpose); with a minimum chance, the bound on a route's
 best chance skips only pots below it; the box round a path that the line checks skip balls by
@@ -8,8 +9,8 @@ import math
 
 import numpy as np
 
-import kinghill.envs.candidates as candidates
-from kinghill.envs.candidates import (
+import kinghill.envs.planning.candidates as candidates
+from kinghill.envs.planning.candidates import (
     DEFAULT_NOISE,
     _open_lines,
     _pot,
@@ -18,7 +19,7 @@ from kinghill.envs.candidates import (
     pots,
     segment_clear,
 )
-from kinghill.envs.routes import ObjectRoute, route_blockers
+from kinghill.envs.planning.object_routes import ObjectRoute, route_blockers
 from kinghill.physics import Pocket, TableSpec, TableState
 
 SPEC = TableSpec()

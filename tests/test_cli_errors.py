@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kinghill.experiments import cli
-from kinghill.experiments.tournament import FrameRecord, MatchOptions, TournamentConfig
+from kinghill.experiments.tournaments.tournament import FrameRecord, MatchOptions, TournamentConfig
 
 FAST = ["--max-shots", "3", "--no-noise"]
 """Options that make a real frame short."""

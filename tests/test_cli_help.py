@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kinghill.experiments.cli import build_parser, plain_text
+from kinghill.experiments.cli.app import build_parser, plain_text
 
 MARKUP = re.compile(r"``|`[^`\s]+`_|:(?:class|func|meth|mod|data|attr|obj|ref|exc):`")
 """reStructuredText and Sphinx markup: literals, links and roles."""

@@ -11,6 +11,6 @@ PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 
 def test_version_is_the_projects(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["--version"]) == 0  # main returns the exit status (experiments/cli.py)
+    assert cli.main(["--version"]) == 0  # main returns the exit status (experiments/cli/app.py)
     expected = re.search(r'^version = "(.+)"$', PYPROJECT.read_text(), re.M).group(1)  # type: ignore[union-attr]
     assert capsys.readouterr().out == f"kinghill {expected}\n"

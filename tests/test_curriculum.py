@@ -5,8 +5,8 @@ import gymnasium as gym
 import numpy as np
 
 import kinghill.envs  # noqa: F401
-from kinghill.envs.curriculum import PRACTICE, Curriculum, colour_position, whites_position
-from kinghill.envs.menu import legal_pots
+from kinghill.envs.planning.menu import legal_pots
+from kinghill.envs.rl.curriculum import PRACTICE, Curriculum, colour_position, whites_position
 from kinghill.envs.rules import Decision, check_invariants
 from kinghill.physics import TableSpec
 

@@ -10,11 +10,11 @@ import pytest
 
 from kinghill.agents.search import SearchAgent
 from kinghill.envs import Action, Answer, ChoiceAction, FrameView, Game, ShotAction, ask
-from kinghill.envs.decision_clock import DecisionClock
+from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, Frame, ShotClock, TimeAllowance
-from kinghill.experiments import match
-from kinghill.experiments.match import play_frame
-from kinghill.experiments.tournament import MatchOptions
+from kinghill.experiments.tournaments import frame_player as match
+from kinghill.experiments.tournaments.frame_player import play_frame
+from kinghill.experiments.tournaments.tournament import MatchOptions
 from kinghill.physics import Shot, TableState
 
 

@@ -5,7 +5,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from kinghill.envs import ChoiceAction, ShotAction
-from kinghill.envs.aec_env import env, raw_env
+from kinghill.envs.rl.aec_env import env, raw_env
 from kinghill.physics import BREAK_BALL, Shot
 
 
@@ -63,7 +63,7 @@ def test_foul_gives_opponent_the_choice_and_both_rewards() -> None:
 
 
 def test_render_rings_the_last_shots_cue_ball_and_names_it() -> None:
-    from kinghill.envs.render import CUE_RING
+    from kinghill.envs.drawing.render import CUE_RING
 
     game = env(render_mode="rgb_array")
     game.reset(seed=1)

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from kinghill.envs.actions import ChoiceAction, FrameView, ShotAction
-from kinghill.envs.encoding import (
+from kinghill.envs.game.actions import ChoiceAction, FrameView, ShotAction
+from kinghill.envs.rl.encoding import (
     action_space,
     decode_action,
     encode_action,

@@ -11,7 +11,7 @@ import pytest
 from gymnasium.wrappers import FlattenObservation
 
 import kinghill.envs  # noqa: F401  (registers the env)
-from kinghill.envs.encoding import (
+from kinghill.envs.rl.encoding import (
     DECISIONS,
     FLAT_OBSERVATION_DOC,
     flat_observation_index,

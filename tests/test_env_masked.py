@@ -10,7 +10,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import kinghill.envs  # noqa: F401  (registers the IDs)
 from kinghill.agents import make_agent
 from kinghill.envs import FrameView, Game
-from kinghill.envs.masked import (
+from kinghill.envs.rl.masked import (
     HAND_BACK,
     PLAY_ON,
     POT_SLOTS,
@@ -64,7 +64,7 @@ def test_every_action_point_of_every_decision_plays_and_the_mask_matches_the_men
 
 
 def test_the_pot_slots_hold_the_heuristic_pots_with_their_calls() -> None:
-    from kinghill.envs.menu import legal_pots
+    from kinghill.envs.planning.menu import legal_pots
 
     for view in _views(2):
         if view.decision is not Decision.SHOT:

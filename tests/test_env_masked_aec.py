@@ -8,8 +8,8 @@ from pettingzoo.test import api_test
 
 from kinghill.agents import make_agent
 from kinghill.envs import Game
-from kinghill.envs.masked import HAND_BACK, PLAY_ON, SLOTS, shot_menu
-from kinghill.envs.masked_aec import LEVELS, N_ACTIONS, decode_flat, flat_mask, masked_env
+from kinghill.envs.rl.masked import HAND_BACK, PLAY_ON, SLOTS, shot_menu
+from kinghill.envs.rl.masked_aec import LEVELS, N_ACTIONS, decode_flat, flat_mask, masked_env
 from kinghill.envs.rules import Decision
 
 

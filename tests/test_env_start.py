@@ -35,7 +35,7 @@ def test_the_opponent_shoots_first_when_asked() -> None:
 
     def opponent(view):  # records that it was asked, then plays a soft shot at ball 3
         from kinghill.envs import ShotAction
-        from kinghill.envs.aim import angle_to
+        from kinghill.envs.planning.aim import angle_to
         from kinghill.physics import Shot
 
         played.append(view.frame.shots)
@@ -78,7 +78,7 @@ def test_a_bad_start_is_a_clear_error_and_changes_nothing(options: dict, message
 
 def test_from_a_start_position_a_called_pot_of_the_colour_wins_the_frame() -> None:
     from kinghill.envs import ShotAction
-    from kinghill.envs.aim import ghost_aim
+    from kinghill.envs.planning.aim import ghost_aim
     from kinghill.envs.rules import Call
     from kinghill.physics import Pocket, Shot
 
@@ -93,7 +93,7 @@ def test_from_a_start_position_a_called_pot_of_the_colour_wins_the_frame() -> No
 
 def test_a_frame_the_opponent_ends_before_the_learner_decides_is_drawn_again() -> None:
     from kinghill.envs import ShotAction
-    from kinghill.envs.aim import ghost_aim
+    from kinghill.envs.planning.aim import ghost_aim
     from kinghill.envs.rules import Call
     from kinghill.physics import Pocket, Shot
 

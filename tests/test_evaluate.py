@@ -8,9 +8,9 @@ import pytest
 
 from kinghill.agents import AgentSpecError, HeuristicAgent, RandomAgent
 from kinghill.experiments import cli, evaluate
-from kinghill.experiments.report import Report
-from kinghill.experiments.stats import Interval
-from kinghill.experiments.tournament import FRAMES_FILE, FrameRecord
+from kinghill.experiments.tournaments.report import Report
+from kinghill.experiments.tournaments.stats import Interval
+from kinghill.experiments.tournaments.tournament import FRAMES_FILE, FrameRecord
 
 SHORT = {"frames": 2, "max_shots": 10, "rating_samples": 100}
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from kinghill.envs.gif import GifStream
+from kinghill.envs.drawing.gif_stream import GifStream
 
 PALETTE = Image.fromarray(
     np.array([[[0, 0, 0], [255, 0, 0], [0, 128, 0], [255, 255, 255]]], dtype=np.uint8)
@@ -75,7 +75,7 @@ def test_bad_pictures_are_refused(tmp_path: Path) -> None:
 PEAK = """
 import resource, sys
 import numpy as np
-from kinghill.envs.replay import ReplayShot, write_replay
+from kinghill.envs.drawing.replay_video import ReplayShot, write_replay
 from kinghill.physics import TableSpec, TableState, Trajectory
 
 spec = TableSpec()

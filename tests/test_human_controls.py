@@ -8,12 +8,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from kinghill.agents.human import COMMANDS, Controls, panel
+from kinghill.agents.human.preview import preview
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
-from kinghill.envs.aim import pocket_target
-from kinghill.envs.render import CALL_LINE, TableRenderer
+from kinghill.envs.drawing.render import CALL_LINE, TableRenderer
+from kinghill.envs.planning.aim import pocket_target
 from kinghill.envs.rules import Call, Decision, ShotClock
-from kinghill.experiments.human import COMMANDS, Controls, panel
-from kinghill.experiments.human.preview import preview
 from kinghill.physics import BREAK_BALL, COLOURED, Cushion, Pocket, Shot, TableState
 
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from test_human_controls import object_ball
 
+from kinghill.agents.human import HumanSeat, panel
 from kinghill.envs import Game, ShotAction
-from kinghill.envs.render import CALL_LINE, CUE_RING
+from kinghill.envs.drawing.render import CALL_LINE, CUE_RING
 from kinghill.envs.rules import Call
-from kinghill.experiments.cli import main
-from kinghill.experiments.human import HumanSeat, panel
+from kinghill.experiments.cli.app import main
 from kinghill.physics import BREAK_BALL, COLOURED, Cushion, Pocket, Shot
 
 pygame = pytest.importorskip("pygame")

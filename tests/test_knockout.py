@@ -19,22 +19,29 @@ from PIL import Image
 
 from kinghill.agents import make_agent
 from kinghill.envs import Action, FrameView
-from kinghill.experiments import cli, match
-from kinghill.experiments.bracket_report import (
+from kinghill.experiments import cli
+from kinghill.experiments.tournaments import frame_player as match
+from kinghill.experiments.tournaments.bracket import (
+    Slot,
+    bracket,
+    bracket_size,
+    champion,
+    seed_order,
+)
+from kinghill.experiments.tournaments.bracket_report import (
     build_knockout_report,
     render_knockout_markdown,
     write_knockout_report,
 )
-from kinghill.experiments.knockout import Slot, bracket, bracket_size, champion, seed_order
-from kinghill.experiments.knockout_run import (
+from kinghill.experiments.tournaments.knockout import (
     KnockoutConfig,
     KnockoutState,
     knockout_state,
     run_knockout,
     seeds_from_ratings,
 )
-from kinghill.experiments.matches import Match, MatchScore
-from kinghill.experiments.tournament import (
+from kinghill.experiments.tournaments.race import Match, MatchScore
+from kinghill.experiments.tournaments.tournament import (
     FrameRecord,
     MatchOptions,
     TournamentError,
@@ -277,7 +284,7 @@ def knockout_command(out: Path) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "kinghill.experiments.cli",
+        "kinghill.experiments.cli.app",
         "tournament",
         "--format",
         "knockout",

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kinghill.experiments.league import League, pfsp_weights
+from kinghill.experiments.training.league import League, pfsp_weights
 
 
 def test_pfsp_weights_favour_the_opponents_the_learner_loses_to() -> None:

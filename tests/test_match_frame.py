@@ -9,9 +9,10 @@ import pytest
 
 from kinghill.envs import Action, Answer, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.rules import Decision, EndReason
-from kinghill.experiments import cli, match
-from kinghill.experiments.match import play_frame
-from kinghill.experiments.tournament import FRAMES_FILE, MatchOptions
+from kinghill.experiments import cli
+from kinghill.experiments.tournaments import frame_player as match
+from kinghill.experiments.tournaments.frame_player import play_frame
+from kinghill.experiments.tournaments.tournament import FRAMES_FILE, MatchOptions
 from kinghill.physics import Shot
 
 OPTIONS = MatchOptions(max_shots=40)

@@ -6,8 +6,16 @@ from pathlib import Path
 import pytest
 from physics_support import SPEC
 
-from kinghill.experiments.acceptance import DROP, HANG, OUT, Chart, chart, trial, window_table
-from kinghill.experiments.pockets import write_pockets
+from kinghill.experiments.cli.pockets import write_pockets
+from kinghill.experiments.figures.acceptance import (
+    DROP,
+    HANG,
+    OUT,
+    Chart,
+    chart,
+    trial,
+    window_table,
+)
 
 MM = [k / 1000 for k in range(-12, 13)]
 

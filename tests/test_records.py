@@ -12,20 +12,20 @@ from PIL import Image
 
 from kinghill.agents import make_agent
 from kinghill.envs import Action, FrameView, ShotAction
-from kinghill.envs.encoding import decode_action, encode_observation, observation_space
+from kinghill.envs.rl.encoding import decode_action, encode_observation, observation_space
 from kinghill.envs.rules import Decision, apply
 from kinghill.experiments import cli
-from kinghill.experiments.codec import encode_shot
-from kinghill.experiments.dataset import export_dataset
-from kinghill.experiments.match import play_frame
-from kinghill.experiments.records import (
+from kinghill.experiments.records.codec import encode_shot
+from kinghill.experiments.records.dataset import export_dataset
+from kinghill.experiments.records.store import (
     RecordError,
     encode_frame_shots,
     frames_in,
     load_frame,
     record_path,
 )
-from kinghill.experiments.tournament import MatchOptions
+from kinghill.experiments.tournaments.frame_player import play_frame
+from kinghill.experiments.tournaments.tournament import MatchOptions
 
 OPTIONS = MatchOptions(max_shots=60)
 
@@ -184,6 +184,6 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
     assert "no record of frame 7" in capsys.readouterr().err
     assert cli.main(["export", str(tmp_path / "nothing"), "--out", str(tmp_path / "e.npz")]) == 2
     assert "no shot records" in capsys.readouterr().err
-    custom = ["--player", "kinghill.experiments.match:new_game", "--record"]
+    custom = ["--player", "kinghill.experiments.tournaments.frame_player:new_game", "--record"]
     assert cli.main([*argv, *custom, "--out", str(tmp_path / "c")]) == 2
     assert "--record: needs the built-in frame player" in capsys.readouterr().err

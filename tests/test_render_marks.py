@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from kinghill.envs import Action, ChoiceAction, FrameView, KingOfTheHillEnv, ShotAction
-from kinghill.envs.aim import pocket_target
-from kinghill.envs.call_path import bank_points, call_path
-from kinghill.envs.render import CALL_LINE, CUE_RING, ShotMarks, TableRenderer, shot_line
-from kinghill.envs.replay import ReplayShot, replay_frames
+from kinghill.envs.drawing.render import CALL_LINE, CUE_RING, ShotMarks, TableRenderer, shot_line
+from kinghill.envs.drawing.replay_video import ReplayShot, replay_frames
+from kinghill.envs.planning.aim import pocket_target
+from kinghill.envs.planning.call_path import bank_points, call_path
 from kinghill.envs.rules import Call, Decision
-from kinghill.experiments.cli import main
+from kinghill.experiments.cli.app import main
 from kinghill.physics import Cushion, Pocket, Shot, TableSpec, TableState, Trajectory
 
 SPEC = TableSpec()

@@ -7,7 +7,14 @@ import functools
 import numpy as np
 import pytest
 
-from kinghill.envs.render import CLOTH, CUSHION, OVERLAY_BACK, POCKET, TableRenderer, scoreboard
+from kinghill.envs.drawing.render import (
+    CLOTH,
+    CUSHION,
+    OVERLAY_BACK,
+    POCKET,
+    TableRenderer,
+    scoreboard,
+)
 from kinghill.physics import COLOURED, TableGeometry, TableSpec, TableState
 
 SPEC = TableSpec()

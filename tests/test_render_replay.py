@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from gymnasium.error import DependencyNotInstalled
 
-from kinghill.envs.render import COLOURED_FILL, TableRenderer
-from kinghill.envs.replay import ReplayShot, replay_frames, resample, write_replay
+from kinghill.envs.drawing.render import COLOURED_FILL, TableRenderer
+from kinghill.envs.drawing.replay_video import ReplayShot, replay_frames, resample, write_replay
 from kinghill.physics import TableSpec, TableState, Trajectory
 
 SPEC = TableSpec()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.error import DependencyNotInstalled
 
-from kinghill.envs.render import HumanWindow, TableRenderer
+from kinghill.envs.drawing.render import HumanWindow, TableRenderer
 from kinghill.physics import TableSpec, TableState
 
 pygame = pytest.importorskip("pygame")
@@ -72,6 +72,6 @@ def test_missing_pygame_names_the_render_extra(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_importing_the_renderer_neither_imports_pygame_nor_opens_a_window() -> None:
-    code = "import sys, kinghill.envs.render; print('pygame' in sys.modules)"
+    code = "import sys, kinghill.envs.drawing.render; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

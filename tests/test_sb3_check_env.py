@@ -3,7 +3,7 @@
 import pytest
 from stable_baselines3.common.env_checker import check_env
 
-from kinghill.envs.wrappers import make_sb3_env
+from kinghill.envs.rl.wrappers import make_sb3_env
 
 
 @pytest.mark.parametrize("action", ["aim", "flat"])

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
-from kinghill.experiments.train import TrainConfig, load_curve, make_model, make_vec_env
-from kinghill.experiments.vector import GymnasiumVecEnv
+from kinghill.experiments.training.train import TrainConfig, load_curve, make_model, make_vec_env
+from kinghill.experiments.training.vector import GymnasiumVecEnv
 
 STEPS = 256
 

@@ -16,7 +16,7 @@ import pytest
 
 from kinghill.envs import FrameView
 from kinghill.envs.rules import Decision
-from kinghill.experiments.tournament import FrameRecord
+from kinghill.experiments.tournaments.tournament import FrameRecord
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/environ").exists(), reason="finds processes through /proc"
@@ -26,7 +26,14 @@ TESTS = Path(__file__).parent
 
 def tournament(out: Path, *args: str) -> list[str]:
     """The `kinghill tournament` command line, run by this Python."""
-    command = [sys.executable, "-m", "kinghill.experiments.cli", "tournament", "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "kinghill.experiments.cli.app",
+        "tournament",
+        "--out",
+        str(out),
+    ]
     return [*command, "--rating-samples", "50", *args]
 
 

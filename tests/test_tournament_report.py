@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from kinghill.experiments.report import build_report, write_report
-from kinghill.experiments.stats import wilson_interval
-from kinghill.experiments.tournament import FrameRecord, TournamentConfig
+from kinghill.experiments.tournaments.report import build_report, write_report
+from kinghill.experiments.tournaments.stats import wilson_interval
+from kinghill.experiments.tournaments.tournament import FrameRecord, TournamentConfig
 
 CONFIG = TournamentConfig(("a", "b"), frames=4)
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from kinghill.experiments import cli
-from kinghill.experiments.tournament import (
+from kinghill.experiments.tournaments.tournament import (
     FrameRecord,
     MatchOptions,
     TournamentConfig,
@@ -150,7 +150,7 @@ def tournament_command(out: Path, jobs: int) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "kinghill.experiments.cli",
+        "kinghill.experiments.cli.app",
         "tournament",
         "--agents",
         *CONFIG.agents,
@@ -320,7 +320,10 @@ def test_cli_mounts_only_subcommands_that_import(
     (tmp_path / "broken_subcommand.py").write_text("raise RuntimeError('half written')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     modules = ("kinghill.experiments.no_such_command", "broken_subcommand")
-    monkeypatch.setattr(cli, "SUBCOMMAND_MODULES", (*modules, "kinghill.experiments.tournament"))
+    monkeypatch.setattr(
+        "kinghill.experiments.cli.app.SUBCOMMAND_MODULES",
+        (*modules, "kinghill.experiments.tournaments.tournament"),
+    )
     assert cli.main(["--help"]) == 0
     help_text = capsys.readouterr().out
     assert "tournament" in help_text
@@ -331,7 +334,7 @@ def test_cli_mounts_only_subcommands_that_import(
 def test_ray_plays_the_same_frames(tmp_path: Path, uninterrupted: Path) -> None:
     """--ray local: a local Ray instance started here plays the same tournament."""
     ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
-    from kinghill.experiments.ray_runner import on_ray
+    from kinghill.experiments.tournaments.ray_runner import on_ray
 
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     try:
@@ -344,7 +347,7 @@ def test_ray_plays_the_same_frames(tmp_path: Path, uninterrupted: Path) -> None:
 
 def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without Ray installed, --ray fails with the pip command of the optional extra."""
-    from kinghill.experiments.ray_runner import on_ray
+    from kinghill.experiments.tournaments.ray_runner import on_ray
 
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(TournamentError, match=r"pip install 'kinghill\[ray\]'"):
@@ -364,8 +367,8 @@ def test_ray_cancels_the_frames_left_when_the_run_stops(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
     import functools
 
-    from kinghill.experiments.ray_runner import on_ray
-    from kinghill.experiments.tournament import play_task
+    from kinghill.experiments.tournaments.ray_runner import on_ray
+    from kinghill.experiments.tournaments.tournament import play_task
 
     starts = tmp_path / "starts"
     starts.mkdir()

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from kinghill.experiments.stats import (
+from kinghill.experiments.tournaments.stats import (
     bradley_terry,
     rating_intervals,
     sequential_elo,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kinghill.agents import AgentSpecError, check_agent, make_agent
-from kinghill.experiments.cli import main
+from kinghill.experiments.cli.app import main
 
 
 @pytest.mark.parametrize(

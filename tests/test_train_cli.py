@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kinghill.experiments.cli import main
-from kinghill.experiments.selfplay import snapshots
+from kinghill.experiments.cli.app import main
+from kinghill.experiments.training.selfplay import snapshots
 
 
 @pytest.mark.slow

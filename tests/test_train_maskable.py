@@ -10,9 +10,9 @@ import pytest
 
 from kinghill.agents import make_agent
 from kinghill.envs import Game
-from kinghill.experiments.cli import main
-from kinghill.experiments.match import InProcessSeat, play_out
-from kinghill.experiments.train import parse_reward
+from kinghill.experiments.cli.app import main
+from kinghill.experiments.tournaments.frame_player import InProcessSeat, play_out
+from kinghill.experiments.training.train import parse_reward
 
 
 @pytest.mark.slow
@@ -67,7 +67,7 @@ def test_maskable_ppo_refuses_a_box_action(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_the_wall_clock_limit_ends_training_once_the_time_is_spent() -> None:
-    from kinghill.experiments.time_limit import WallClockLimit
+    from kinghill.experiments.training.time_limit import WallClockLimit
 
     spent, fresh = WallClockLimit(0.0), WallClockLimit(10.0)
     for callback in (spent, fresh):

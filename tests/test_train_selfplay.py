@@ -6,8 +6,8 @@ import pytest
 from stable_baselines3 import PPO
 
 from kinghill.envs import ChoiceAction, ShotAction
-from kinghill.envs.wrappers import make_sb3_env
-from kinghill.experiments.selfplay import SnapshotPool, save_snapshot, snapshots
+from kinghill.envs.rl.wrappers import make_sb3_env
+from kinghill.experiments.training.selfplay import SnapshotPool, save_snapshot, snapshots
 
 
 @pytest.fixture(scope="module")

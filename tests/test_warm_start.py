@@ -4,8 +4,8 @@ MaskablePPO policy to them."""
 import numpy as np
 from sb3_contrib import MaskablePPO
 
-from kinghill.envs.masked import make_masked_env
-from kinghill.experiments.warm_start import demonstrations, pretrain
+from kinghill.envs.rl.masked import make_masked_env
+from kinghill.experiments.training.warm_start import demonstrations, pretrain
 
 
 def test_the_heuristic_is_imitated_from_its_recorded_slots() -> None:

@@ -1,0 +1,40 @@
+"""The game: one frame of King of the Hill played decision by decision, physics and referee joined.
+
+What a player decides (:class:`ShotAction`, :class:`ChoiceAction`) from what it sees
+(:class:`FrameView`), how a decision is asked and timed (:func:`ask`, :class:`DecisionClock`),
+the loop that turns decisions into shots and rulings (:class:`Game`), and start positions other
+than the rack (:func:`start_position`). Pure Python over :mod:`kinghill.physics` and
+:mod:`kinghill.envs.rules`: no Gymnasium, no PettingZoo.
+"""
+
+from kinghill.envs.game.actions import (
+    Action,
+    Agent,
+    ChoiceAction,
+    FrameView,
+    InvalidAction,
+    ShotAction,
+    check_action,
+)
+from kinghill.envs.game.decision_clock import DecisionClock
+from kinghill.envs.game.decisions import Answer, ask
+from kinghill.envs.game.loop import Decided, Game, GameSnapshot, Turn
+from kinghill.envs.game.start import start_position
+
+__all__ = [
+    "Action",
+    "Agent",
+    "Answer",
+    "ChoiceAction",
+    "Decided",
+    "DecisionClock",
+    "FrameView",
+    "Game",
+    "GameSnapshot",
+    "InvalidAction",
+    "ShotAction",
+    "Turn",
+    "ask",
+    "check_action",
+    "start_position",
+]

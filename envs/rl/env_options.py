@@ -1,0 +1,34 @@
+"""The options both environments share, checked when the environment is made (a wrong type
+there would otherwise surface only at the first step, far from its cause)."""
+
+from __future__ import annotations
+
+from kinghill.envs.rl.rewards import RewardWeights
+from kinghill.physics import NoiseModel
+
+
+def noise_model(noise: object) -> NoiseModel | None:
+    """The execution noise an env's ``noise`` option asks for: ``True`` the default model,
+    ``False`` or ``None`` none, or a :class:`NoiseModel` as given.
+
+    :raises TypeError: anything else (``"yes"`` is not ``True``).
+    """
+    if noise is True:
+        return NoiseModel()
+    if noise is False or noise is None:
+        return None
+    if isinstance(noise, NoiseModel):
+        return noise
+    raise TypeError(f"noise: True, False, None or a NoiseModel, got {noise!r}")
+
+
+def reward_weights(weights: object) -> RewardWeights:
+    """An env's ``reward_weights`` option: a :class:`RewardWeights`, or ``None`` for the defaults.
+
+    :raises TypeError: anything else.
+    """
+    if weights is None:
+        return RewardWeights()
+    if isinstance(weights, RewardWeights):
+        return weights
+    raise TypeError(f"reward_weights: a RewardWeights or None, got {weights!r}")

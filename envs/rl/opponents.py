@@ -1,0 +1,48 @@
+"""Opponents for the single-seat environment: anything that decides for the other player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from kinghill.envs.game.actions import Action, Agent, FrameView
+from kinghill.envs.rl.encoding import action_space, decode_action
+
+Decide = Callable[[FrameView], Action]
+"""A decision function: a view of the frame to an action."""
+
+
+class RandomOpponent:
+    """Uniform over the action space, decoded into a valid action (the built-in default)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.space = action_space()
+        self.space.seed(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Re-seed the sampler (called by the environment on ``reset(seed=...)``)."""
+        self.space.seed(seed)
+
+    def act(self, view: FrameView) -> Action:
+        return decode_action(self.space.sample(), view)
+
+
+def as_decide(opponent: Any) -> Decide:
+    """The decision function of an :class:`Agent`, or the callable itself."""
+    if isinstance(opponent, Agent):
+        return opponent.act
+    if callable(opponent):
+        return opponent
+    raise TypeError(
+        f"opponent must be an agent (with act(view)), a callable view -> action, or a frozen "
+        f"policy wrapped by kinghill.envs.rl.wrappers.FrozenPolicy; got {type(opponent).__name__}"
+    )
+
+
+def reseed(opponent: Any, rng: np.random.Generator) -> None:
+    """Re-seed an opponent that has ``reset(seed)``, from the environment's generator."""
+    reset = getattr(opponent, "reset", None)
+    if callable(reset):
+        reset(int(rng.integers(2**31)))

@@ -1,0 +1,289 @@
+"""Benchmark of the environment's overhead: env steps/s against raw ``simulate`` on the very
+shots the env played, the masked env for MaskablePPO (:mod:`kinghill.envs.rl.masked`) beside the
+plain one (the two taking turns), and steps/s of vector envs with 1 and 2 worker
+processes.
+
+Ratios within one run are what count (absolute numbers drift between machines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import kinghill.envs  # noqa: F401  (registers the env)
+import kinghill.envs.game.loop as game_module
+import kinghill.envs.rl.masked as masked_module
+from kinghill.envs.game.actions import Action, FrameView
+from kinghill.envs.rl.encoding import action_space, decode_action
+from kinghill.envs.rl.gym_env import KingOfTheHillEnv
+from kinghill.envs.rl.masked import shot_menu
+from kinghill.experiments.cli.app import output_file, positive_int, seed
+from kinghill.physics import ShotResult, TableState, simulate
+
+
+@dataclass
+class _Run:
+    """One timed env run: wall time, steps, time spent inside ``simulate``, the shots played."""
+
+    seconds: float
+    steps: int
+    simulate_seconds: float
+    shots: list[tuple[TableState, ShotResult]]
+
+
+@contextmanager
+def _timed(
+    simulate_with: Callable[..., ShotResult],
+    menu_with: Callable[[FrameView], masked_module.Menu] = shot_menu,
+) -> Iterator[None]:
+    """``simulate`` (and ``shot_menu``) replaced by their timed versions for a while."""
+    game_module.simulate = simulate_with
+    setattr(masked_module, "shot_menu", menu_with)  # noqa: B010  (a module function's stand-in)
+    try:
+        yield
+    finally:
+        game_module.simulate, masked_module.shot_menu = simulate, shot_menu
+
+
+def _sampled_opponent(steps: int, seed: int) -> tuple[gym.spaces.Space[Any], Callable[..., Action]]:
+    """The opponent of both envs: points of the plain action space sampled before the clock
+    starts (choosing is the agents' cost, not the environment's), decoded like the learner's;
+    with the seeded space, to sample more from."""
+    space = action_space()
+    space.seed(seed)
+    points = iter([space.sample() for _ in range(4 * steps)])
+
+    def opponent(view: FrameView) -> Action:
+        return decode_action(next(points), view)
+
+    return space, opponent
+
+
+def _simulate_timed(run: _Run | _MaskedRun) -> Callable[..., ShotResult]:
+    """``simulate``, its time added to ``run`` (and the shot kept, where ``run`` keeps shots)."""
+
+    def timed(state: TableState, *args: Any, **kwargs: Any) -> ShotResult:
+        start = time.perf_counter()
+        result = simulate(state, *args, **kwargs)
+        run.simulate_seconds += time.perf_counter() - start
+        if isinstance(run, _Run):
+            run.shots.append((state, result))
+        return result
+
+    return timed
+
+
+def _timed_steps(
+    env: gym.Env[Any, Any],
+    seed: int,
+    actions: Iterator[Any],
+    run: _Run | _MaskedRun,
+    patches: tuple[Callable[..., Any], ...],
+) -> Iterator[None]:
+    """Step ``env`` with each of ``actions`` (taken before the clock starts), timing each step
+    into ``run`` with ``patches`` (:func:`_timed`) in place; a finished frame starts again.
+    Yields after every step, so that the two envs can take turns."""
+    with _timed(*patches):
+        env.reset(seed=seed)
+    for action in actions:
+        with _timed(*patches):
+            start = time.perf_counter()
+            _, _, term, trunc, _ = env.step(action)
+            if term or trunc:
+                env.reset()
+            run.seconds += time.perf_counter() - start
+        run.steps += 1
+        yield
+
+
+def _plain_steps(steps: int, seed: int, run: _Run) -> Iterator[None]:
+    """Play ``steps`` env steps with random actions for both seats (:func:`_timed_steps`),
+    with the ``simulate`` calls inside timed and kept."""
+    space, opponent = _sampled_opponent(steps, seed)
+
+    env = KingOfTheHillEnv(opponent=opponent, breaker="random")
+    mine = [space.sample() for _ in range(steps)]
+    return _timed_steps(env, seed, iter(mine), run, (_simulate_timed(run),))
+
+
+def _play(steps: int, seed: int) -> _Run:
+    """Time ``steps`` env steps with random actions (:func:`_plain_steps`)."""
+    run = _Run(0.0, 0, 0.0, [])
+    for _ in _plain_steps(steps, seed, run):
+        pass
+    return run
+
+
+@dataclass
+class _MaskedRun:
+    """One timed run of the masked env: wall time, steps, time building the shot menus and
+    time inside ``simulate``."""
+
+    seconds: float
+    steps: int
+    menu_seconds: float
+    simulate_seconds: float
+
+
+def _masked_steps(steps: int, seed: int, run: _MaskedRun) -> Iterator[None]:
+    """Play ``steps`` steps of the masked env (:func:`_timed_steps`), with the shot menus and
+    the ``simulate`` calls inside timed. The learner picks a uniformly drawn offered slot and
+    speed/spin level (drawn before the run, as indices into what is offered), the opponent
+    plays as in :func:`_plain_steps`."""
+    _, opponent = _sampled_opponent(steps, seed)
+    picks = np.random.default_rng(seed).integers(0, 1 << 30, size=(steps, 3))
+
+    def timed_menu(view: FrameView) -> masked_module.Menu:
+        start = time.perf_counter()
+        menu = shot_menu(view)
+        run.menu_seconds += time.perf_counter() - start
+        return menu
+
+    env = masked_module.MaskedShots(KingOfTheHillEnv(opponent=opponent, breaker="random"))
+    levels = (len(masked_module.SPEED_FACTORS), len(masked_module.SPINS))
+
+    def actions() -> Iterator[tuple[int, int, int]]:
+        for slot, speed, spin in picks.tolist():
+            offered = np.flatnonzero(env.menu.offered)
+            yield int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1]
+
+    return _timed_steps(env, seed, actions(), run, (_simulate_timed(run), timed_menu))
+
+
+def _play_masked(steps: int, seed: int) -> _MaskedRun:
+    """Time ``steps`` steps of the masked env (:func:`_masked_steps`)."""
+    run = _MaskedRun(0.0, 0, 0.0, 0.0)
+    for _ in _masked_steps(steps, seed, run):
+        pass
+    return run
+
+
+def _raw(shots: list[tuple[TableState, ShotResult]]) -> float:
+    """Time ``simulate`` alone on the same shots (as played, noise already applied)."""
+    start = time.perf_counter()
+    for state, result in shots:
+        simulate(state, result.shot)
+    return time.perf_counter() - start
+
+
+def _vector(workers: int, steps: int, seed: int) -> float:
+    """Steps/s (summed over envs) of ``gymnasium.make_vec`` with ``workers`` envs."""
+    mode = "sync" if workers == 1 else "async"
+    envs = gym.make_vec("kinghill/KingOfTheHill-v0", num_envs=workers, vectorization_mode=mode)
+    envs.action_space.seed(seed)
+    envs.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        envs.step(envs.action_space.sample())
+    elapsed = time.perf_counter() - start
+    envs.close()
+    return workers * steps / elapsed
+
+
+ROUNDS = 10
+"""The plain and the masked env take turns, this many chunks of steps each (each env plays on
+where it stopped), so that a change of load on the machine weighs on both alike."""
+
+
+def _rounds(steps: int, seed: int) -> tuple[_Run, _MaskedRun]:
+    """``steps`` steps of each env, in :data:`ROUNDS` alternating chunks."""
+    run, masked = _Run(0.0, 0, 0.0, []), _MaskedRun(0.0, 0, 0.0, 0.0)
+    plain_steps, masked_steps = _plain_steps(steps, seed, run), _masked_steps(steps, seed, masked)
+    chunk = -(-steps // ROUNDS)
+    while run.steps < steps:
+        for _ in zip(range(chunk), plain_steps, strict=False):
+            pass
+        for _ in zip(range(chunk), masked_steps, strict=False):
+            pass
+    return run, masked
+
+
+def benchmark(steps: int = 2_000, vector_steps: int = 500, seed: int = 0) -> dict[str, Any]:
+    """Run the benchmark; returns the numbers as a dict."""
+    _play(20, seed + 1)  # warm-up
+    _play_masked(20, seed + 1)
+    run, masked = _rounds(steps, seed)
+    raw_time = _raw(run.shots)
+    shots = len(run.shots)
+    return {
+        "env_steps": run.steps,
+        "shots": shots,
+        "env_steps_per_s": run.steps / run.seconds,
+        "env_shots_per_s": shots / run.seconds,
+        "simulate_shots_per_s_inside_env": shots / run.simulate_seconds,
+        "raw_shots_per_s": shots / raw_time,
+        "overhead": run.seconds / run.simulate_seconds - 1.0,
+        "overhead_vs_raw_replay": run.seconds / raw_time - 1.0,
+        "masked_steps_per_s": masked.steps / masked.seconds,
+        "masked_vs_plain": (masked.steps / masked.seconds) / (run.steps / run.seconds),
+        "masked_menu_ms_per_step": 1000 * masked.menu_seconds / masked.steps,
+        "masked_menu_share": masked.menu_seconds / masked.seconds,
+        "masked_simulate_share": masked.simulate_seconds / masked.seconds,
+        "plain_simulate_share": run.simulate_seconds / run.seconds,
+        "vector_steps_per_s": {w: _vector(w, vector_steps, seed) for w in (1, 2)},
+    }
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "bench-env",
+        help="benchmark the environment's overhead over raw physics, and vector-env speed",
+        description=__doc__,
+    )
+    parser.add_argument(
+        "--steps", type=positive_int, default=2_000, help="env steps timed (default 2000)"
+    )
+    parser.add_argument(
+        "--vector-steps",
+        type=positive_int,
+        default=500,
+        help="steps per vector-env run (default 500)",
+    )
+    parser.add_argument(
+        "--seed", type=seed, default=0, help="seed of the env and its actions (default: 0)"
+    )
+    parser.add_argument(
+        "--out", type=output_file(".json"), help="also write the numbers to this JSON file"
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    result = benchmark(args.steps, args.vector_steps, args.seed)
+    print(f"env steps/s          {result['env_steps_per_s']:8.1f}  ({result['env_steps']} steps)")
+    print(f"shots/s inside env   {result['env_shots_per_s']:8.1f}  ({result['shots']} shots)")
+    print(f"simulate inside env  {result['simulate_shots_per_s_inside_env']:8.1f}  shots/s")
+    print(f"raw simulate shots/s {result['raw_shots_per_s']:8.1f}  (the same shots, replayed)")
+    print(f"env overhead         {100 * result['overhead']:8.1f} %  (env time / simulate time - 1)")
+    print(f"  against the replay {100 * result['overhead_vs_raw_replay']:8.1f} %")
+    print(
+        f"masked env steps/s   {result['masked_steps_per_s']:8.1f}  "
+        f"({100 * result['masked_vs_plain']:.0f} % of the plain env's)"
+    )
+    print(
+        f"  shot menus         {result['masked_menu_ms_per_step']:8.2f} ms a step "
+        f"({100 * result['masked_menu_share']:.0f} % of its time; simulate "
+        f"{100 * result['masked_simulate_share']:.0f} %, plain env's simulate "
+        f"{100 * result['plain_simulate_share']:.0f} %)"
+    )
+    for workers, rate in result["vector_steps_per_s"].items():
+        print(f"make_vec, {workers} worker(s) {rate:8.1f} steps/s")
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    from kinghill.experiments.cli.app import main
+
+    raise SystemExit(main(["bench-env", *sys.argv[1:]]))

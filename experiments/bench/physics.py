@@ -1,0 +1,263 @@
+"""Physics benchmark: shots per second on fixed seeded suites, beside the fixed-step reference.
+
+Suites: the opening break (R-rack, white 1 from the house at 7 m/s straight at the apex) and
+random shots on random 8-ball layouts (aim uniform, speed 0.5-6 m/s, tip offset uniform in the
+0.5 R disc), built in and seeded; plus the peer suite that pooltool 0.6 ran
+(``../shared/bench/peer/suite.json`` from the repository root, or ``--suite``) when present.
+Prints shots/s, steps and events per shot, microseconds per step, the first-call time (a fresh
+process: import + first shot), and the fixed-step (1/5000 s) reference mode's speed ratio and
+largest final-position difference on a subset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kinghill.experiments.cli.app import UsageError, output_file, positive_int, seed
+from kinghill.physics import Shot, TableSpec, TableState, simulate
+
+DEFAULT_SUITE = Path(__file__).resolve().parent.parent.parent / "shared/bench/peer/suite.json"
+"""The peer suite, ``../shared/bench/peer/suite.json`` relative to the repository root."""
+
+FIRST_CALL = (
+    "import time; t = time.perf_counter(); "
+    "from kinghill.physics import Shot, TableState, simulate; "
+    "simulate(TableState.rack(), Shot(1, 0.0, 7.0)); print(time.perf_counter() - t)"
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark shot."""
+
+    state: TableState
+    shot: Shot
+
+
+def random_cases(n: int, seed: int, spec: TableSpec | None = None) -> list[Case]:
+    """``n`` random shots on random 8-ball layouts (seeded)."""
+    spec = spec or TableSpec()
+    rng = np.random.default_rng(seed)
+    r, margin = spec.radius, 0.01
+    cases = []
+    for _ in range(n):
+        pos: list[tuple[float, float]] = []
+        while len(pos) < 8:
+            p = (
+                rng.uniform(r + margin, spec.length - r - margin),
+                rng.uniform(r + margin, spec.width - r - margin),
+            )
+            if all(math.dist(p, q) >= 2 * r + 1e-4 for q in pos):
+                pos.append(p)
+        rad, ang = 0.5 * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+        shot = Shot(
+            int(rng.integers(8)),
+            rng.uniform(-math.pi, math.pi),
+            rng.uniform(0.5, 6.0),
+            rad * math.cos(ang),
+            rad * math.sin(ang),
+        )
+        cases.append(Case(TableState(spec, np.array(pos)), shot))
+    return cases
+
+
+def break_case(spec: TableSpec | None = None) -> Case:
+    """The opening break: white 1 from the house, 7 m/s, straight at the apex."""
+    return Case(TableState.rack(spec), Shot(1, 0.0, 7.0))
+
+
+def peer_cases(path: Path) -> tuple[Case, list[Case], dict[str, Any]]:
+    """The break and random shots of a peer suite file (peer-bench-suite/1)."""
+    suite = json.loads(path.read_text())
+    t, ball = suite["table"], suite["ball"]
+    spec = TableSpec(
+        length=t["length"],
+        width=t["width"],
+        ball_diameter=2 * ball["R"],
+        ball_mass=ball["m"],
+        corner_mouth=t["corner_pocket_mouth"],
+        middle_mouth=t["middle_pocket_mouth"],
+    )
+    cases = [
+        Case(
+            TableState(spec, np.array(s["balls"])),
+            Shot(int(s["cue"]), s["aim"], s["speed"], s["a"], s["b"]),
+        )
+        for s in suite["shots"]
+    ]
+    kinds = [s["kind"] for s in suite["shots"]]
+    brk = cases[kinds.index("break")]
+    randoms = [c for c, k in zip(cases, kinds, strict=True) if k == "random"]
+    peer = path.parent / "pooltool_result.json"
+    anchor = json.loads(peer.read_text()) if peer.exists() else {}
+    return brk, randoms, anchor
+
+
+def time_suite(cases: list[Case], repeats: int = 1, reference: bool = False) -> dict[str, float]:
+    """Shots/s, steps and events per shot, microseconds per step (best of ``repeats``)."""
+    best = math.inf
+    steps = events = 0
+    for _ in range(repeats):
+        steps = events = 0
+        t0 = time.perf_counter()
+        for c in cases:
+            res = simulate(c.state, c.shot, reference=reference)
+            steps += res.steps
+            events += len(res.events)
+        best = min(best, time.perf_counter() - t0)
+    n = len(cases)
+    return {
+        "shots": n,
+        "shots_per_s": n / best,
+        "steps_per_shot": steps / n,
+        "events_per_shot": events / n,
+        "us_per_step": 1e6 * best / steps,
+    }
+
+
+def reference_gap(cases: list[Case]) -> dict[str, float]:
+    """Largest final-position difference (m) between the engine and its 1/5000 s reference."""
+    worst, median, pocket_diff = 0.0, [], 0
+    for c in cases:
+        a = simulate(c.state, c.shot).final
+        b = simulate(c.state, c.shot, reference=True).final
+        if not np.array_equal(a.on_table, b.on_table):
+            pocket_diff += 1
+            continue
+        on = a.on_table
+        d = float(np.max(np.linalg.norm(a.positions[on] - b.positions[on], axis=1)))
+        worst = max(worst, d)
+        median.append(d)
+    return {
+        "max_position_diff_m": worst,
+        "median_position_diff_m": float(np.median(median)) if median else 0.0,
+        "shots_pocketed_differently": pocket_diff,
+    }
+
+
+def first_call_seconds() -> float:
+    """Import plus the first simulated shot, in a fresh interpreter."""
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True, text=True)
+    return float(out.stdout.strip()) if out.returncode == 0 else math.nan
+
+
+def benchmark(shots: int, breaks: int, reference_shots: int, seed: int, suite: Path | None) -> dict:
+    """Every figure of the benchmark as a dict."""
+    result: dict[str, Any] = {"first_call_s": first_call_seconds()}
+    brk = break_case()
+    randoms = random_cases(shots, seed)
+    simulate(brk.state, brk.shot)  # warm-up
+    result["break"] = time_suite([brk] * breaks)
+    result["random"] = time_suite(randoms, repeats=2)
+    ref_cases = randoms[:reference_shots]
+    ref = time_suite(ref_cases, reference=True)
+    fast = time_suite(ref_cases)
+    result["reference"] = {
+        **ref,
+        "speed_ratio": fast["shots_per_s"] / ref["shots_per_s"],
+        **reference_gap(ref_cases),
+    }
+    if suite is not None and suite.exists():
+        pbrk, prandom, anchor = peer_cases(suite)
+        result["peer"] = {
+            "suite": str(suite),
+            "break": time_suite([pbrk] * breaks),
+            "random": time_suite(prandom, repeats=2),
+            "pooltool_break_per_s": anchor.get("break", {}).get("shots_per_s"),
+            "pooltool_random_per_s": anchor.get("random", {}).get("shots_per_s_median"),
+        }
+    return result
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "bench-physics",
+        help="benchmark the physics engine (shots/s, breaks/s, first call, reference mode)",
+        description=__doc__,
+    )
+    parser.add_argument(
+        "--shots", type=positive_int, default=1000, help="random shots (default 1000)"
+    )
+    parser.add_argument(
+        "--breaks", type=positive_int, default=200, help="timed breaks (default 200)"
+    )
+    parser.add_argument(
+        "--reference-shots",
+        type=positive_int,
+        default=20,
+        help="random shots also run in the 1/5000 s reference mode (default 20; ~1 s each)",
+    )
+    parser.add_argument(
+        "--seed", type=seed, default=2024, help="seed of the random suite (default: 2024)"
+    )
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        default=DEFAULT_SUITE,
+        help="peer suite JSON (default ../shared/bench/peer/suite.json); skipped if absent",
+    )
+    parser.add_argument(
+        "--out", type=output_file(".json"), help="also write the figures to this JSON file"
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.suite.exists():  # an absent suite is skipped; one that is there must be readable
+        try:
+            peer_cases(args.suite)
+        except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
+            reason = f"{type(error).__name__}: {error}"
+            message = f"{args.suite} is not a peer-bench-suite/1 file ({reason})"
+            raise UsageError(message, "--suite") from None
+    r = benchmark(args.shots, args.breaks, args.reference_shots, args.seed, args.suite)
+
+    def line(name: str, s: dict) -> None:
+        print(
+            f"{name:<22} {s['shots_per_s']:9.1f} shots/s  {s['steps_per_shot']:7.1f} steps/shot"
+            f"  {s['events_per_shot']:6.1f} events/shot  {s['us_per_step']:6.1f} us/step"
+        )
+
+    print(f"first call (fresh process, import + 1 shot): {r['first_call_s']:.3f} s")
+    line("break", r["break"])
+    line(f"random ({r['random']['shots']})", r["random"])
+    ref = r["reference"]
+    line(f"reference 1/5000 s ({ref['shots']})", ref)
+    print(
+        f"  engine / reference speed: {ref['speed_ratio']:.2f}x; final positions differ by "
+        f"max {1e3 * ref['max_position_diff_m']:.2f} mm, median "
+        f"{1e3 * ref['median_position_diff_m']:.3f} mm; "
+        f"{ref['shots_pocketed_differently']} shot(s) pocketed differently"
+    )
+    if "peer" in r:
+        p = r["peer"]
+        line("peer suite break", p["break"])
+        line(f"peer suite random ({p['random']['shots']})", p["random"])
+        if p["pooltool_random_per_s"]:
+            print(
+                f"  pooltool 0.6 on this suite (its README's machine): "
+                f"{p['pooltool_random_per_s']} random shots/s, {p['pooltool_break_per_s']} "
+                f"breaks/s -> ratio {p['random']['shots_per_s'] / p['pooltool_random_per_s']:.1f}x"
+                f" / {p['break']['shots_per_s'] / p['pooltool_break_per_s']:.1f}x"
+            )
+    else:
+        print(f"peer suite not found at {args.suite}: skipped")
+    if args.out:
+        args.out.write_text(json.dumps(r, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    from kinghill.experiments.cli.app import main
+
+    raise SystemExit(main(["bench-physics", *sys.argv[1:]]))

@@ -1,0 +1,311 @@
+"""The ``kinghill`` command line: one subcommand per module of ``kinghill.experiments``.
+
+Each subcommand module exposes ``add_parser(subparsers)`` and ``run(args) -> int``. A module that
+is not there is left out, so the other subcommands keep working; one that fails to import is
+left out too, and the help says why.
+
+**User errors, one mechanism for every subcommand.** Whatever the user got wrong is reported as
+one line on stderr, ``kinghill SUB: error: --arg: what is wrong``, with exit status 2, no
+traceback, and before any work is done (nothing half-written):
+
+- *Values* are checked while parsing, by the ``type=`` validators of this module
+  (:func:`positive_int`, :func:`non_negative_int`, :func:`bounded_int`, :func:`seed`,
+  :func:`positive_float`,
+  :func:`int_list`, :func:`agent_name`, :func:`output_dir`, :func:`output_file`,
+  :func:`existing_file`); argparse names the argument. Every parser is a :class:`Parser`, which
+  prints argparse's errors as that one line.
+- *Combinations* that only the logic can judge raise :class:`UsageError` naming the argument,
+  from ``run`` or from the logic it calls, before anything is written; :func:`main` prints it.
+- A run that fails later for a reason that is not the user's arguments (a worker process
+  killed) raises :class:`CommandError`: the same one line, exit status 1.
+
+A new subcommand gets all of this by using the validators and raising these errors; nothing to
+catch in its ``run``. :func:`main` returns the exit status, it never raises ``SystemExit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, NoReturn
+
+SUBCOMMAND_MODULES = (
+    "kinghill.experiments.cli.play",
+    "kinghill.experiments.training.train",
+    "kinghill.experiments.training.value_training",
+    "kinghill.experiments.tournaments.tournament",
+    "kinghill.experiments.cli.replay",
+    "kinghill.experiments.cli.export",
+    "kinghill.experiments.bench.physics",
+    "kinghill.experiments.bench.env",
+    "kinghill.experiments.figures.shots",
+    "kinghill.experiments.cli.pockets",
+)
+"""Modules that each mount one subcommand, in the order the help lists them."""
+
+
+class CommandError(Exception):
+    """A command cannot go on: :func:`main` prints ``PROG: error: [ARGUMENT: ]MESSAGE`` on one
+    line and returns :attr:`status`.
+
+    :param message: what is wrong, and what to do about it where that is not obvious.
+    :param argument: the option or positional the error is about (``"--out"``), if any.
+    """
+
+    status = 1
+
+    def __init__(self, message: str, argument: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.argument = argument
+
+    def __str__(self) -> str:
+        return self.message if self.argument is None else f"{self.argument}: {self.message}"
+
+
+class UsageError(CommandError):
+    """An argument, or a combination of arguments, the command cannot use (exit status 2).
+
+    Raise it before any work, so that a corrected command starts from a clean slate.
+    """
+
+    status = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``PROG: error: --arg: what is wrong``, and
+    whose help is plain text (:func:`plain_text`: modules may pass their docstring as the
+    description)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_one_line(message.removeprefix('argument '))}\n")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        for key in ("description", "epilog"):
+            if kwargs.get(key):
+                kwargs[key] = plain_text(kwargs[key])
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if kwargs.get("help"):
+            kwargs["help"] = plain_text(kwargs["help"])
+        return super().add_argument(*args, **kwargs)
+
+
+_ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
+_LITERAL = re.compile(r"``(.+?)``", flags=re.S)
+
+
+def plain_text(text: str) -> str:
+    """``text`` without reStructuredText/Sphinx markup, for a terminal: a role's target kept
+    (``:class:`~a.B``` as ``B``), a ````literal```` as its text."""
+    text = _ROLE.sub(lambda m: m[2].rsplit(".", 1)[-1] if m[1] else m[2], text)
+    return _LITERAL.sub(lambda m: m[1], text)
+
+
+def _one_line(text: str) -> str:
+    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+# ---- type= validators (each raises ArgumentTypeError, which argparse prefixes with the name) --
+def _integer(text: str, low: int, wrong: str) -> int:
+    """``text`` as an integer of at least ``low``; else ``wrong`` (with the value) is the error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{wrong} (got {value})")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (counts of frames, steps, workers, pixels)."""
+    return _integer(text, 1, "must be at least 1")
+
+
+def non_negative_int(text: str) -> int:
+    """An integer >= 0 (counts where 0 means none)."""
+    return _integer(text, 0, "must be 0 or more")
+
+
+def seed(text: str) -> int:
+    """A random seed: an integer >= 0 (numpy's seed sequences take no negative seeds)."""
+    return _integer(text, 0, "a seed is 0 or more")
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """A validator for an integer from ``low`` to ``high`` inclusive."""
+
+    def check(text: str) -> int:
+        value = _integer(text, low, f"must be from {low} to {high}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high} (got {value})")
+        return value
+
+    check.__name__ = "bounded_int"
+    return check
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (rates, step sizes)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0 (got {text})")
+    return value
+
+
+def int_list(text: str) -> tuple[int, ...]:
+    """Comma-separated positive integers such as ``64,64`` (layer sizes)."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise argparse.ArgumentTypeError(
+            f"must be positive whole numbers separated by commas, such as 64,64 (got {text!r})"
+        )
+    return tuple(int(part) for part in parts)
+
+
+def agent_name(text: str) -> str:
+    """An agent spec of :mod:`kinghill.agents.registry` (``random``, ``search:200``,
+    ``policy:PATH``, ``mypkg.module:MyAgent?key=value`` ...), checked without building the
+    agent: the class or factory is found, the arguments fit, a policy's checkpoint exists."""
+    from kinghill.agents import AgentSpecError, check_agent
+
+    try:
+        check_agent(text)
+    except AgentSpecError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def existing_file(text: str) -> Path:
+    """A file that exists and can be read."""
+    path = Path(text)
+    if not path.is_file():
+        what = "a directory" if path.is_dir() else "no such file"
+        raise argparse.ArgumentTypeError(f"{path}: {what}")
+    if not os.access(path, os.R_OK):
+        raise argparse.ArgumentTypeError(f"{path}: cannot be read")
+    return path
+
+
+def output_dir(text: str) -> Path:
+    """A directory that exists or can be created, and can be written to.
+
+    Checked by writing a probe file (and removing it, with any directory made for it), since
+    permissions alone do not tell (``/proc``, read-only mounts, running as root).
+    """
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} exists and is not a directory")
+    _probe(path)
+    return path
+
+
+def output_file(*suffixes: str) -> Callable[[str], Path]:
+    """A validator for a file to be written, ending in one of ``suffixes`` (any if none): not a
+    directory, and its folder writable (created when the file is written)."""
+
+    def check(text: str) -> Path:
+        path = Path(text)
+        if suffixes and path.suffix.lower() not in suffixes:
+            raise argparse.ArgumentTypeError(f"must end in {' or '.join(suffixes)}: {path}")
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{path} is a directory")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise argparse.ArgumentTypeError(f"{path} cannot be written")
+        _probe(path.parent)
+        return path
+
+    check.__name__ = "output_file"
+    return check
+
+
+def _probe(folder: Path) -> None:
+    """Raise ArgumentTypeError unless a file can be created in ``folder`` (made if missing);
+    leaves the file system as it found it."""
+    made: list[Path] = []
+    try:
+        for parent in reversed([folder, *folder.parents]):
+            if not parent.exists():
+                parent.mkdir()
+                made.append(parent)
+            elif not parent.is_dir():
+                raise argparse.ArgumentTypeError(f"{folder} is under {parent}, which is a file")
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise argparse.ArgumentTypeError(f"cannot write in {folder}: {reason}") from None
+    finally:
+        for parent in reversed(made):
+            parent.rmdir()
+
+
+# ---- the command ---------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every subcommand whose module imports."""
+    parser = Parser(
+        prog="kinghill",
+        description="King of the Hill (Russian pyramid) billiards: play, train and rate agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    missing = []
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:  # not written or not installed: simply not offered
+                continue
+            missing.append(f"{name.rsplit('.', 1)[-1]} ({error})")
+            continue
+        except Exception as error:  # a broken module must not take the other commands down
+            missing.append(f"{name.rsplit('.', 1)[-1]} ({type(error).__name__}: {error})")
+            continue
+        command = module.add_parser(subparsers)
+        command.set_defaults(run=module.run, command_prog=command.prog)
+    if missing:
+        parser.epilog = "unavailable: " + "; ".join(missing)
+    parser.epilog = " ".join(
+        filter(None, [parser.epilog, "Run 'kinghill COMMAND --help' for a command's options."])
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run the chosen subcommand; returns the exit status (0 done,
+    1 failed, 2 a usage error, 130 interrupted), with every error reported as one line."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, or an argument error already printed
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except CommandError as error:
+        print(f"{args.command_prog}: error: {_one_line(str(error))}", file=sys.stderr)
+        return error.status
+    except KeyboardInterrupt:
+        print(f"{args.command_prog}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # run the imported module, whose error classes the others raise
+    from kinghill.experiments.cli.app import main as imported_main
+
+    sys.exit(imported_main())

@@ -1,0 +1,121 @@
+"""``kinghill tournament --format knockout``: its options, and the command's steps from parsed
+arguments to a played (or resumed) bracket and its report. The Python API is
+:func:`~kinghill.experiments.tournaments.knockout.run_knockout`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from kinghill.experiments.cli.app import existing_file, positive_int
+from kinghill.experiments.tournaments.bracket_report import write_knockout_report
+from kinghill.experiments.tournaments.knockout import (
+    FORMAT,
+    KnockoutConfig,
+    knockout_state,
+    run_knockout,
+    seeds_from_ratings,
+)
+from kinghill.experiments.tournaments.tournament import (
+    ROUND_ROBIN,
+    FrameLog,
+    FramePlayer,
+    FrameRunner,
+    MatchOptions,
+    TournamentError,
+)
+
+DEFAULT_RACE = 2
+KNOCKOUT_ONLY = ("race", "clock", "first_round", "ratings")
+"""Options that only a knockout takes (their ``argparse`` destinations)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--format``, ``--race``, ``--clock``, ``--first-round`` and ``--ratings`` options."""
+    group = parser.add_argument_group(
+        "knockout",
+        "single elimination in matches; the clock of section 12 follows the rounds",
+    )
+    group.add_argument(
+        "--format",
+        choices=(ROUND_ROBIN, FORMAT),
+        default=ROUND_ROBIN,
+        help="round-robin (every pair, --frames frames) or knockout (single elimination, "
+        "matches of --race frames; byes for the top seeds when the field is not a power of "
+        "two; report with DIR/bracket.png) (default: round-robin)",
+    )
+    group.add_argument(
+        "--race",
+        type=positive_int,
+        metavar="N",
+        help=f"knockout matches are a race to N frames, the break alternating (default: "
+        f"{DEFAULT_RACE})",
+    )
+    group.add_argument(
+        "--clock",
+        choices=("on", "off"),
+        help="knockout time control: on plays rounds 1-2 untimed, then 35 s a shot, 5 s less "
+        "each round, never under 20 s, one 15 s extension a frame (12.2-12.7); off keeps every "
+        "round untimed (12.1) (default: on)",
+    )
+    group.add_argument(
+        "--first-round",
+        type=positive_int,
+        metavar="R",
+        help="the tournament round number of the bracket's first round, e.g. 3 for a knockout "
+        "after two rounds of group play (default: 1)",
+    )
+    group.add_argument(
+        "--ratings",
+        type=existing_file,
+        metavar="REPORT",
+        help="seed the knockout by the Bradley-Terry ratings in an earlier round robin's "
+        "report.json (default: seed by the order of --agents)",
+    )
+
+
+def is_knockout(args: argparse.Namespace) -> bool:
+    """Whether the command runs a knockout: ``--format knockout``, or ``--report-only`` on a
+    directory that holds one. Knockout options without a knockout are an error."""
+    if args.report_only and (args.out / "tournament.json").exists():
+        return FrameLog(args.out).stored_config().get("format") == FORMAT
+    if args.format == FORMAT:
+        if args.frames is not None:
+            raise TournamentError("is for round robins; knockout matches use --race", "--frames")
+        return True
+    given = [f"--{name.replace('_', '-')}" for name in KNOCKOUT_ONLY if getattr(args, name)]
+    if given:
+        raise TournamentError("only with --format knockout", given[0])
+    return False
+
+
+def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
+    """The knockout the command line asks for (the ratings file read for the seeding)."""
+    agents = tuple(args.agents)
+    if args.ratings is not None:
+        agents = seeds_from_ratings(agents, args.ratings)
+    return KnockoutConfig(
+        agents,
+        race=DEFAULT_RACE if args.race is None else args.race,
+        seed=args.seed,
+        clock=args.clock != "off",
+        first_round=1 if args.first_round is None else args.first_round,
+        options=MatchOptions.from_args(args),
+        seeding="order" if args.ratings is None else f"ratings in {args.ratings}",
+    )
+
+
+def play(config: KnockoutConfig, out: Path, player: FramePlayer, runner: FrameRunner) -> str:
+    """Play or resume the knockout in ``out``, write its report and return the summary."""
+    return write_knockout_report(out, config, run_knockout(config, out, player, runner))
+
+
+def report_only(out: Path) -> str:
+    """Write the report of the knockout recorded in ``out`` (finished or not), playing
+    nothing; return the summary."""
+    log = FrameLog(out)
+    try:
+        config = KnockoutConfig.from_dict(log.stored_config())
+    except ValueError as error:
+        raise log.not_a_config(error) from None
+    return write_knockout_report(out, config, knockout_state(config, log.records()))

@@ -1,0 +1,233 @@
+"""``kinghill play``: two agents play one frame; a shot-by-shot commentary, and a replay."""
+
+from __future__ import annotations
+
+import argparse
+
+from gymnasium.error import DependencyNotInstalled
+
+from kinghill.agents import AgentSpecError
+from kinghill.agents.human import HUMAN, HumanSeat
+from kinghill.envs import Decided, ShotAction, Turn
+from kinghill.envs.drawing.render import MIN_WIDTH_PX, ShotMarks, shot_line
+from kinghill.envs.drawing.replay_video import (
+    FORMATS,
+    MAX_GIF_FPS,
+    ReplayShot,
+    check_replay_path,
+    write_replay,
+)
+from kinghill.envs.rules import Frame
+from kinghill.experiments.cli.app import (
+    CommandError,
+    UsageError,
+    agent_name,
+    bounded_int,
+    output_dir,
+    output_file,
+    positive_float,
+    seed,
+)
+from kinghill.experiments.records.store import FrameRecorder, write_frame
+from kinghill.experiments.tournaments.agent_process import (
+    AgentProcess,
+    AgentStartError,
+    seat_processes,
+)
+from kinghill.experiments.tournaments.frame_player import (
+    InProcessSeat,
+    Seat,
+    new_game,
+    play_out,
+    seeds,
+)
+from kinghill.experiments.tournaments.tournament import MatchOptions
+
+REPLAY_FPS = 25.0
+"""Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
+MAX_WIDTH_PX = 3840
+"""The widest replay ``--width`` allows (wider pictures only cost memory and time)."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill play``."""
+    parser = subparsers.add_parser(
+        "play",
+        help="two agents play one frame: commentary of every ruling, and a GIF/MP4 replay",
+        description=(
+            "Agent A (player 0) breaks against agent B (player 1). One line per decision: the "
+            "shot and its call, the referee's ruling, the decision time. With --out, the frame's "
+            "shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg). A seat named "
+            "human opens a window: click a ball for the cue ball, aim with the mouse, set speed "
+            "(up/down, wheel) and tip (WASD, or the tip widget), pick the call from the menu, "
+            "Enter to shoot; every shot is animated at --fps and --speed."
+        ),
+        epilog="examples: kinghill play heuristic search --seed 3 --out frame.gif; "
+        "kinghill play human search",
+    )
+    parser.add_argument(
+        "agent_a",
+        metavar="A",
+        type=seat_name,
+        help="the breaker: human (you, in a pygame window), or an agent spec: random, heuristic, "
+        "search, search:N, search-value:PATH, policy:PATH, rllib:PATH, "
+        "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
+    )
+    parser.add_argument(
+        "agent_b", metavar="B", type=seat_name, help="the opponent: human, or an agent spec"
+    )
+    parser.add_argument("--seed", type=seed, default=0, help="frame seed (default: 0)")
+    parser.add_argument(
+        "--out", type=output_file(*FORMATS), metavar="FILE", help="replay file, .gif or .mp4"
+    )
+    parser.add_argument(
+        "--record",
+        type=output_dir,
+        metavar="DIR",
+        help="keep every decision (position, action, shot as played, events, ruling, time) in "
+        "DIR/records/000000.json.gz, for kinghill replay and kinghill export",
+    )
+    MatchOptions.add_arguments(parser)
+    add_replay_arguments(parser)
+    return parser
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--width``, ``--fps`` and ``--speed`` options of a command that writes replays."""
+    parser.add_argument(
+        "--width",
+        type=bounded_int(MIN_WIDTH_PX, MAX_WIDTH_PX),
+        default=800,
+        metavar="PX",
+        help=f"replay width, {MIN_WIDTH_PX} to {MAX_WIDTH_PX} (default: 800; a human's window "
+        "is at least 800)",
+    )
+    parser.add_argument(
+        "--fps",
+        type=positive_float,
+        default=REPLAY_FPS,
+        metavar="N",
+        help=f"pictures per second of the replay and of a human's window (default: "
+        f"{REPLAY_FPS:g}; at most 50 for a GIF)",
+    )
+    parser.add_argument(
+        "--speed",
+        type=positive_float,
+        default=1.0,
+        metavar="X",
+        help="playback speed: 2 plays the shots twice as fast, 0.5 in slow motion (default: 1)",
+    )
+
+
+def seat_name(text: str) -> str:
+    """``human``, or an agent spec checked as :func:`agent_name` checks it."""
+    return text if text == HUMAN else agent_name(text)
+
+
+def describe(decided: Decided, names: tuple[str, str]) -> str:
+    """One commentary line: who decided, what they played, the ruling and the time taken."""
+    turn = decided.turn
+    who = f"player {turn.player} ({names[turn.player]})"
+    seconds = "" if turn.seconds is None else f" [{turn.seconds:.2f} s]"
+    if decided.fault is not None:
+        return f"{who} gave no playable action ({decided.fault}): {turn.ruling}{seconds}"
+    if turn.ruling is None:
+        return f"{turn}{seconds}"
+    played = ""
+    if isinstance(turn.action, ShotAction):
+        shot = turn.action.shot
+        call = "whites only" if turn.action.call is None else f"calls {turn.action.call}"
+        played = f"cue ball {shot.cue_ball} at {shot.speed:.2f} m/s, {call}: "
+    return f"{who}: {played}{turn.ruling}{seconds}"
+
+
+def scoreboard(frame: Frame, names: tuple[str, str]) -> str:
+    """The state of the frame in one line, for the replay's overlay."""
+    return " | ".join(
+        f"P{p} {names[p]}: {len(frame.credited[p])}/{frame.required[p]} whites, "
+        f"{frame.fouls[p]} foul{'s' if frame.fouls[p] != 1 else ''}"
+        for p in (0, 1)
+    )
+
+
+def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot | None:
+    """The replay of a played shot (None for a choice or a shot not played): the scoreboard
+    before it, who shoots with which cue ball and call, and the ruling at the end."""
+    result, action = turn.result, turn.action
+    if result is None or turn.ruling is None or not isinstance(action, ShotAction):
+        return None
+    cue, call = action.shot.cue_ball, action.call
+    overlay = (scoreboard(before, names), shot_line(turn.player, cue, call, names[turn.player]))
+    start = result.trajectory.positions[0] if result.trajectory is not None else None
+    marks = None if start is None else ShotMarks.of(cue, call, start, result.final.spec)
+    return ReplayShot.from_result(result, str(turn.ruling), overlay, marks)
+
+
+def build_agent(seat: AgentProcess, spec: str, seed: int, argument: str) -> AgentProcess:
+    """``seat`` with the agent ``spec`` names built in its process; what stops it being built
+    is a usage error of ``argument``."""
+    try:
+        seat.build(spec, seed)
+    except (AgentSpecError, AgentStartError, OSError) as error:
+        raise UsageError(str(error), argument) from None
+    return seat
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the frame, print the commentary, write the replay."""
+    names = (args.agent_a, args.agent_b)
+    if args.out is not None:
+        try:
+            check_replay_path(args.out)
+        except DependencyNotInstalled as error:
+            raise UsageError(str(error), "--out") from None
+        if args.out.suffix.lower() == ".gif" and args.fps > MAX_GIF_FPS:
+            raise UsageError(
+                f"a GIF shows at most {MAX_GIF_FPS:g} pictures a second (got {args.fps:g}); "
+                "lower it or write an .mp4",
+                "--fps",
+            )
+    options = MatchOptions.from_args(args)
+    game_seed, seed_a, seed_b = seeds(args.seed)
+    try:
+        human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
+    except DependencyNotInstalled as error:
+        raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
+    seats: list[Seat] = []
+    for process, name, agent_seed, argument in zip(
+        seat_processes(), names, (seed_a, seed_b), "AB", strict=True
+    ):
+        if human is not None and name == HUMAN:  # a person at the window: never cut off
+            seats.append(InProcessSeat(human))
+        else:
+            seats.append(build_agent(process, name, agent_seed, argument))
+    sampling = args.fps / args.speed
+    animated = args.out is not None or human is not None
+    game = new_game(options, trajectory_fps=sampling if animated else None)
+    game.reset(seed=game_seed, breaker=0)
+    shots: list[ReplayShot] = []
+    recorder = FrameRecorder(0, args.seed, names, options)
+    before = game.view()
+    # a closed window interrupts, as Ctrl-C does
+    for decided in play_out(game, seats, options.decision_cap):
+        print(describe(decided, names), flush=True)
+        recorder.add(before, decided)
+        if human is not None:
+            human.watch(decided.turn, before.frame, game.state)
+        shot = replay_shot(decided.turn, before.frame, names) if args.out is not None else None
+        if shot is not None:
+            shots.append(shot)
+        before = game.view()
+    if human is not None:
+        human.close()
+    print(game.frame.result)
+    if args.record is not None:
+        print(f"record: {write_frame(args.record, recorder.finish(game.state, game.frame))}")
+    if args.out is not None:
+        if not shots:
+            raise CommandError("no shot was played, no replay written", "--out")
+        path = write_replay(
+            args.out, shots, game.spec, fps=args.fps, width_px=args.width, speed=args.speed
+        )
+        print(f"replay: {path}")
+    return 0

@@ -1,0 +1,210 @@
+"""The frame player of tournaments: two registry agents play one frame through a :class:`Game`.
+
+Each agent plays in a process of its own (:mod:`.agent_process`): a decision that outlasts its
+time is cut off there, the agent replaced, and the decision charged by section 12 (a time foul)
+or, when no clock runs, as no decision after ``MatchOptions.decision_cap`` seconds. Each
+agent's decision is timed by a :class:`~kinghill.envs.game.decision_clock.DecisionClock` started
+as the agent is asked and handed to it in the view (``view.clock``: the time left, the 12.5
+extension); the time and any claim are passed to the game, whose clock judges them when time
+control is on (section 12). An agent that raises, or returns something the game cannot play, is
+charged a foul (``Game.settle``) and the error is counted; the frame goes on.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from kinghill.envs import Agent, Answer, Decided, FrameView, Game, ask
+from kinghill.envs.rules import ShotClock
+from kinghill.experiments.records.store import FrameRecorder, write_frame
+from kinghill.experiments.tournaments.agent_process import seat_processes
+from kinghill.experiments.tournaments.tournament import (
+    DEFAULT_DECISION_CAP,
+    FrameRecord,
+    MatchOptions,
+)
+from kinghill.physics import NoiseModel
+
+
+def new_game(options: MatchOptions, trajectory_fps: float | None = None) -> Game:
+    """A game played under ``options``: noise, shot limit and the round's clock."""
+    return Game(
+        noise=NoiseModel() if options.noise else None,
+        shot_limit=options.max_shots,
+        clock=ShotClock(round=options.round) if options.round is not None else None,
+        trajectory_fps=trajectory_fps,
+    )
+
+
+def seeds(seed: int) -> tuple[int, int, int]:
+    """Seeds of the table's noise and of the two agents, all from the frame's seed."""
+    game, a, b = (int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(3))
+    return game, a, b
+
+
+class Seat(Protocol):
+    """Where a seat's agent decides: asked with the view and the seconds after which to cut
+    it off (an :class:`~kinghill.experiments.tournaments.agent_process.AgentProcess`)."""
+
+    def decide(self, view: FrameView, limit: float) -> Answer: ...
+
+
+class InProcessSeat:
+    """A seat whose agent is asked here, in this process (:func:`~kinghill.envs.ask`): the fast
+    path, no pipe and no process, for agents that cannot leave it (a policy being trained);
+    nothing can cut off a decision that never returns, so ``limit`` goes unenforced."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def decide(self, view: FrameView, limit: float) -> Answer:
+        return ask(self.agent.act, view)
+
+
+def play_out(
+    game: Game, seats: Sequence[Seat], decision_cap: float = DEFAULT_DECISION_CAP
+) -> Iterator[Decided]:
+    """Play the frame in ``game`` to its end, ``seats[p]`` deciding for player ``p``; yields
+    every decision as it is settled (a fault charged by the rules, :meth:`Game.settle`).
+
+    A decision is cut off at its time allowed (the round's limit, plus the extension while it is
+    open) or, when no clock runs for it, at ``decision_cap`` seconds."""
+    while not game.is_over:
+        allowed = game.time_allowed()
+        view = game.timed_view()
+        answer = seats[game.to_move].decide(view, decision_cap if allowed is None else allowed)
+        if answer.timed_out and allowed is None:
+            answer = replace(answer, fault=f"no decision within the {decision_cap:g} s cap")
+        yield game.settle(answer)
+
+
+@dataclass
+class _Tally:
+    """Per-seat counters of one frame."""
+
+    fouls: list[int]
+    visits: list[int]
+    whites: list[int]
+    attempts: list[int]
+    colour_pots: list[int]
+    time_fouls: list[int]
+    errors: list[int]
+    decisions: list[int]
+    thinking: list[float]
+
+    @classmethod
+    def zero(cls) -> _Tally:
+        return cls(
+            fouls=[0, 0],
+            visits=[0, 0],
+            whites=[0, 0],
+            attempts=[0, 0],
+            colour_pots=[0, 0],
+            time_fouls=[0, 0],
+            errors=[0, 0],
+            decisions=[0, 0],
+            thinking=[0.0, 0.0],
+        )
+
+    def add(self, decided: Decided, last_shooter: int | None) -> int | None:
+        """Count one decision; returns the shooter of the latest shot decision."""
+        turn, ruling = decided.turn, decided.turn.ruling
+        player = turn.player
+        self.decisions[player] += 1
+        self.thinking[player] += turn.seconds or 0.0
+        if decided.fault is not None:
+            self.errors[player] += 1
+        if ruling is None:  # the 10.4 choice
+            return last_shooter
+        if player != last_shooter:
+            self.visits[player] += 1
+        self.fouls[player] += ruling.is_foul
+        self.whites[player] += ruling.whites_credited
+        self.colour_pots[player] += ruling.legal_colour_pot
+        if ruling.shot_played and ruling.call is not None:
+            self.attempts[player] += 1
+        if not ruling.shot_played and decided.fault is None:
+            self.time_fouls[player] += 1
+        return player
+
+
+def seated(
+    agents: Sequence[tuple[str, int]], build: Callable[[str, int], Agent] | None = None
+) -> Sequence[Seat]:
+    """A seat for each (name, seed): this process's agent processes with the agents built in
+    them (by spec, or by ``build`` when it can be pickled to them), else in-process seats."""
+    if build is not None:
+        try:
+            pickle.dumps(build)
+        except Exception:  # pickle raises several types for what it cannot send
+            return [InProcessSeat(build(name, agent_seed)) for name, agent_seed in agents]
+    processes = seat_processes()
+    for process, (name, agent_seed) in zip(processes, agents, strict=True):
+        process.build(name, agent_seed, build)
+    return processes
+
+
+def play_frame(
+    agent_a: str,
+    agent_b: str,
+    seed: int,
+    options: MatchOptions,
+    *,
+    build: Callable[[str, int], Agent] | None = None,
+    record: Path | None = None,
+    frame_index: int = 0,
+) -> FrameRecord:
+    """Play one frame: ``agent_a`` in seat 0 breaks; deterministic given ``seed`` (agents and the
+    table's noise are seeded from it) unless an agent decides by wall time. Each agent decides
+    in its own process (:func:`seat_processes`, kept for the next frames), so that one that
+    never returns is cut off and charged by the rules.
+
+    :param build: makes an agent from its name and seed (default: :func:`make_agent`, specs).
+        It is sent to the agent processes; one that cannot be pickled (a closure, a local
+        class) builds the agents here instead, in this process, where nothing cuts them off.
+    :param record: a folder to write the frame's shot record in (:mod:`records`), or None.
+    :param frame_index: the frame's index, naming its record.
+    """
+    game_seed, seed_a, seed_b = seeds(seed)
+    seats = seated(((agent_a, seed_a), (agent_b, seed_b)), build)
+    game = new_game(options)
+    game.reset(seed=game_seed, breaker=0)
+    start = time.perf_counter()
+    tally, shooter = _Tally.zero(), None
+    recorder = FrameRecorder(frame_index, seed, (agent_a, agent_b), options)
+    before = game.view()
+    for decided in play_out(game, seats, options.decision_cap):
+        shooter = tally.add(decided, shooter)
+        recorder.add(before, decided)
+        before = game.view()
+    frame = game.frame
+    if record is not None:
+        write_frame(record, recorder.finish(game.state, frame))
+    return FrameRecord(
+        agents=(agent_a, agent_b),
+        seed=seed,
+        winner=frame.winner,
+        shots=frame.shots,
+        fouls=_pair(tally.fouls),
+        visits=_pair(tally.visits),
+        whites_potted=_pair(tally.whites),
+        colour_attempts=_pair(tally.attempts),
+        colour_pots=_pair(tally.colour_pots),
+        time_fouls=_pair(tally.time_fouls),
+        errors=_pair(tally.errors),
+        wall_time=time.perf_counter() - start,
+        extensions=(int(frame.extension_used[0]), int(frame.extension_used[1])),
+        decisions=_pair(tally.decisions),
+        thinking=(tally.thinking[0], tally.thinking[1]),
+    )
+
+
+def _pair(values: list[int]) -> tuple[int, int]:
+    return (int(values[0]), int(values[1]))

@@ -1,0 +1,388 @@
+"""Tournament report: ``report.json`` (all numbers), ``report.md`` (tables), ``ratings.png``.
+
+Truncated frames are draws worth half a point to each agent (see ``stats``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from kinghill.experiments.tournaments.stats import (
+    Interval,
+    rating_intervals,
+    sequential_elo,
+    wilson_interval,
+)
+
+if TYPE_CHECKING:
+    from kinghill.experiments.tournaments.tournament import FrameRecord, TournamentConfig
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One agent's results against another: frames won, lost and drawn (truncated), and its
+    score (draws half) with a Wilson 95% interval."""
+
+    wins: int
+    losses: int
+    draws: int
+    win_rate: Interval
+
+
+@dataclass(frozen=True)
+class AgentStats:
+    """One agent's numbers over all its frames (README: what the report's numbers mean).
+
+    :param rating: Bradley-Terry rating on the Elo scale with its 95% interval (None before any
+        frame was played).
+    :param counts: per-seat counts summed over its frames (:data:`SEAT_COUNTS`: fouls, visits,
+        whites potted, colour attempts and pots, time fouls, errors).
+    """
+
+    name: str
+    frames: int
+    points: float
+    score: Interval
+    rating: Interval | None
+    sequential_elo: float
+    shots_per_frame: float | None
+    fouls_per_frame: float | None
+    legal_pots_per_visit: float | None
+    colour_pot_success: Interval | None
+    seconds_per_decision: float | None
+    counts: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A tournament's results as Python objects; ``data`` is the same as ``report.json``.
+
+    ``agents`` keeps the tournament's order; :meth:`ranking` sorts by rating, :meth:`win_matrix`
+    gives the scores as an array.
+    ``win_rates[a][b]`` is ``a`` against ``b``. ``frames`` holds every frame's record.
+    """
+
+    agents: Mapping[str, AgentStats]
+    win_rates: Mapping[str, Mapping[str, Pairing]]
+    frames_played: int
+    frames_scheduled: int
+    truncated_frames: int
+    breaker_wins: Interval
+    wall_time_per_frame: float | None
+    frames: tuple[FrameRecord, ...]
+    data: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, data: dict[str, Any], frames: Sequence[FrameRecord] = ()) -> Report:
+        """The typed form of a report built by :func:`build_report` (or read from
+        ``report.json``), with the frames it was built from."""
+        agents = {
+            name: AgentStats(
+                name=name,
+                frames=a["frames"],
+                points=a["points"],
+                score=_from_interval(a["score"]),
+                rating=_maybe_interval(a["bradley_terry_elo"]),
+                sequential_elo=a["sequential_elo"],
+                shots_per_frame=a["shots_per_frame"],
+                fouls_per_frame=a["fouls_per_frame"],
+                legal_pots_per_visit=a["legal_pots_per_visit"],
+                colour_pot_success=_maybe_interval(a["colour_pot_success"]),
+                seconds_per_decision=a.get("seconds_per_decision"),
+                counts={key: a[key] for key in SEAT_COUNTS},
+            )
+            for name, a in data["agents"].items()
+        }
+        win_rates = {
+            row: {
+                col: Pairing(p["wins"], p["losses"], p["draws"], _from_interval(p["win_rate"]))
+                for col, p in cols.items()
+            }
+            for row, cols in data["win_rates"].items()
+        }
+        return cls(
+            agents=agents,
+            win_rates=win_rates,
+            frames_played=data["frames_played"],
+            frames_scheduled=data["frames_scheduled"],
+            truncated_frames=data["truncated_frames"],
+            breaker_wins=_from_interval(data["breaker_wins"]),
+            wall_time_per_frame=data["wall_time_per_frame"],
+            frames=tuple(frames),
+            data=data,
+        )
+
+    def ranking(self) -> list[AgentStats]:
+        """The agents, best rated first (unrated ones last, in the tournament's order)."""
+        rated = [a for a in self.agents.values() if a.rating is not None]
+        rated.sort(key=lambda a: -a.rating.estimate)  # type: ignore[union-attr]
+        return rated + [a for a in self.agents.values() if a.rating is None]
+
+    def win_matrix(self) -> np.ndarray:
+        """``[i, j]``: agent i's score against agent j (draws half), agents in tournament
+        order; NaN on the diagonal and for pairs that have not played."""
+        names = list(self.agents)
+        matrix = np.full((len(names), len(names)), np.nan)
+        for i, row in enumerate(names):
+            for j, col in enumerate(names):
+                if i != j and (row in self.win_rates and col in self.win_rates[row]):
+                    matrix[i, j] = self.win_rates[row][col].win_rate.estimate
+        return matrix
+
+    def markdown(self) -> str:
+        """The report as ``report.md`` holds it."""
+        return render_markdown(dict(self.data))
+
+
+def _from_interval(value: dict[str, float]) -> Interval:
+    return Interval(value["estimate"], value["low"], value["high"])
+
+
+def _maybe_interval(value: dict[str, float] | None) -> Interval | None:
+    return None if value is None else _from_interval(value)
+
+
+SEAT_COUNTS = (
+    "fouls",
+    "visits",
+    "whites_potted",
+    "colour_attempts",
+    "colour_pots",
+    "time_fouls",
+    "errors",
+)
+"""Per-seat counts of a frame record summed per agent."""
+
+
+def _interval(value: Interval) -> dict[str, float]:
+    return {"estimate": value.estimate, "low": value.low, "high": value.high}
+
+
+def _ratio(numerator: float, denominator: float) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+def tally(agents: Sequence[str], records: Sequence[FrameRecord]) -> tuple[np.ndarray, np.ndarray]:
+    """``wins[i, j]``: frames agent i won against j; ``draws[i, j]``: truncated frames."""
+    index = {name: i for i, name in enumerate(agents)}
+    wins = np.zeros((len(agents), len(agents)))
+    draws = np.zeros_like(wins)
+    for record in records:
+        seats = [index[name] for name in record.agents]
+        if record.winner is None:
+            draws[seats[0], seats[1]] += 1
+            draws[seats[1], seats[0]] += 1
+        else:
+            wins[seats[record.winner], seats[1 - record.winner]] += 1
+    return wins, draws
+
+
+def build_report(
+    config: TournamentConfig, records: Sequence[FrameRecord], samples: int = 1000, seed: int = 0
+) -> dict[str, Any]:
+    """All the report's numbers as a JSON-ready dict."""
+    agents = list(config.agents)
+    wins, draws = tally(agents, records)
+    points = wins + 0.5 * draws
+    games = points + points.T
+    matrix = {
+        a: {
+            b: {
+                "wins": int(wins[i, j]),
+                "losses": int(wins[j, i]),
+                "draws": int(draws[i, j]),
+                "win_rate": _interval(wilson_interval(points[i, j], int(games[i, j]))),
+            }
+            for j, b in enumerate(agents)
+            if i != j
+        }
+        for i, a in enumerate(agents)
+    }
+    ratings = rating_intervals(wins, draws, samples=samples, seed=seed) if records else []
+    index = {name: i for i, name in enumerate(agents)}
+    elo = sequential_elo(
+        (
+            (
+                index[r.agents[0]],
+                index[r.agents[1]],
+                0.5 if r.winner is None else float(r.winner == 0),
+            )
+            for r in records
+        ),
+        len(agents),
+    )
+    per_agent: dict[str, dict[str, Any]] = {}
+    for i, name in enumerate(agents):
+        seats = [(r, r.agents.index(name)) for r in records if name in r.agents]
+        sums = {key: sum(getattr(r, key)[s] for r, s in seats) for key in SEAT_COUNTS}
+        frames = len(seats)
+        per_agent[name] = {
+            "frames": frames,
+            "points": float(points[i].sum()),
+            "score": _interval(wilson_interval(points[i].sum(), frames)),
+            "bradley_terry_elo": _interval(ratings[i]) if ratings and frames else None,
+            "sequential_elo": float(elo[i]),
+            "shots_per_frame": _ratio(sum(r.shots for r, _ in seats), frames),
+            "fouls_per_frame": _ratio(sums["fouls"], frames),
+            "legal_pots_per_visit": _ratio(sums["whites_potted"], sums["visits"]),
+            "colour_pot_success": (
+                _interval(wilson_interval(sums["colour_pots"], sums["colour_attempts"]))
+                if sums["colour_attempts"]
+                else None
+            ),
+            "seconds_per_decision": _ratio(
+                sum(r.thinking[s] for r, s in seats), sum(r.decisions[s] for r, s in seats)
+            ),
+            **{key: sums[key] for key in SEAT_COUNTS},
+        }
+    decided = [r for r in records if r.winner is not None]
+    return {
+        "config": config.to_dict(),
+        "frames_played": len(records),
+        "frames_scheduled": len(config.schedule()),
+        "draws": "truncated frames count half a point to each agent",
+        "ratings": "Bradley-Terry (maximum likelihood, one virtual draw per pair), Elo scale, "
+        "mean 0; "
+        "95% intervals from the posterior of each pair's score under that prior "
+        f"(Beta(points + 1/2, points against + 1/2), refitted; {samples} draws)",
+        "breaker_wins": _interval(
+            wilson_interval(sum(r.winner == 0 for r in decided), len(decided))
+        ),
+        "truncated_frames": len(records) - len(decided),
+        "wall_time_per_frame": _ratio(sum(r.wall_time for r in records), len(records)),
+        "agents": per_agent,
+        "win_rates": matrix,
+    }
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _fmt_interval(value: dict[str, float] | None, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    low, high = _fmt(value["low"], digits), _fmt(value["high"], digits)
+    return f"{_fmt(value['estimate'], digits)} [{low}, {high}]"
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown tables."""
+    config, agents = report["config"], report["agents"]
+    names = list(agents)
+    ranked = sorted(
+        names, key=lambda n: -(agents[n]["bradley_terry_elo"] or {"estimate": 0})["estimate"]
+    )
+    options = config["options"]
+    clock = f"round {options['round']}" if options["round"] is not None else "off"
+    lines = [
+        "# Tournament report",
+        "",
+        f"Agents: {', '.join(names)}. Frames per pair: {config['frames']} (seats swapped). "
+        f"Seed: {config['seed']}. Noise: {'on' if options['noise'] else 'off'}. "
+        f"Time control: {clock}. Shot limit: {options['max_shots']}.",
+        f"Frames played: {report['frames_played']} of {report['frames_scheduled']}; "
+        f"truncated (draws, half a point each): {report['truncated_frames']}. "
+        f"Breaker (seat 0) wins: {_fmt_interval(report['breaker_wins'])}.",
+        "",
+        "## Ratings",
+        "",
+        report["ratings"] + ".",
+        "",
+        "| agent | Bradley-Terry Elo [95%] | sequential Elo | score [Wilson 95%] | frames |",
+        "|---|---|---|---|---|",
+    ]
+    for name in ranked:
+        a = agents[name]
+        lines.append(
+            f"| {name} | {_fmt_interval(a['bradley_terry_elo'], 0)} "
+            f"| {_fmt(a['sequential_elo'], 0)} | {_fmt_interval(a['score'])} | {a['frames']} |"
+        )
+    lines += [
+        "",
+        "## Win rates (row against column, Wilson 95%)",
+        "",
+        "| | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
+    for row in names:
+        cells = [
+            "" if col == row else _fmt_interval(report["win_rates"][row][col]["win_rate"])
+            for col in names
+        ]
+        lines.append(f"| **{row}** | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "## Play",
+        "",
+        "| agent | shots/frame | fouls/frame | legal pots/visit | colour pots [Wilson 95%] "
+        "| colour attempts | s/decision | time fouls | errors |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        a = agents[name]
+        lines.append(
+            f"| {name} | {_fmt(a['shots_per_frame'], 1)} | {_fmt(a['fouls_per_frame'])} "
+            f"| {_fmt(a['legal_pots_per_visit'])} | {_fmt_interval(a['colour_pot_success'])} "
+            f"| {a['colour_attempts']} | {_fmt(a.get('seconds_per_decision'), 3)} "
+            f"| {a['time_fouls']} | {a['errors']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def plot_ratings(report: dict[str, Any], path: Path) -> None:
+    """Bradley-Terry ratings with their 95% intervals, best at the top."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rated = [
+        (n, a["bradley_terry_elo"]) for n, a in report["agents"].items() if a["bradley_terry_elo"]
+    ]
+    rated.sort(key=lambda item: item[1]["estimate"])
+    figure, axes = plt.subplots(figsize=(6, 1 + 0.5 * max(len(rated), 1)))
+    estimates = np.array([r["estimate"] for _, r in rated])
+    errors = np.array(
+        [
+            [r["estimate"] - r["low"] for _, r in rated],
+            [r["high"] - r["estimate"] for _, r in rated],
+        ]
+    )
+    axes.errorbar(estimates, range(len(rated)), xerr=errors.reshape(2, -1), fmt="o", capsize=4)
+    axes.set_yticks(range(len(rated)), [n for n, _ in rated])
+    axes.axvline(0.0, color="grey", linewidth=0.5)
+    axes.set_xlabel("Bradley-Terry rating (Elo scale), 95% interval")
+    axes.set_title(f"{report['frames_played']} frames")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def write_report(
+    out: Path, config: TournamentConfig, records: Sequence[FrameRecord], samples: int = 1000
+) -> str:
+    """Write ``report.json``, ``report.md`` and ``ratings.png`` in ``out``; return a summary."""
+    return save_report(out, build_report(config, records, samples=samples, seed=config.seed))
+
+
+def save_report(out: Path, report: dict[str, Any]) -> str:
+    """Write a report built by :func:`build_report` to ``out`` (``report.json``, ``report.md``,
+    ``ratings.png``); return its ratings table and where the files are."""
+    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    markdown = render_markdown(report)
+    (out / "report.md").write_text(markdown)
+    plot_ratings(report, out / "ratings.png")
+    return summary(markdown, out)
+
+
+def summary(markdown: str, out: Path) -> str:
+    """The ratings table of a rendered report and where its files are, for the terminal."""
+    ratings = markdown.split("## Ratings")[1].split("## Win rates")[0].strip()
+    return f"{ratings}\n\nReport: {out / 'report.md'}, {out / 'report.json'}, {out / 'ratings.png'}"

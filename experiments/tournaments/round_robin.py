@@ -1,0 +1,224 @@
+"""``evaluate``: rate agents by a round robin, from a script; ``kinghill tournament`` runs it.
+
+Agents are specs (``"heuristic"``, ``"mypkg.players:Careful?depth=3"``), agent classes or
+factories (called with ``seed=`` when they take one), or agent objects (copied for every frame,
+and re-seeded through ``reset(seed)`` when they have one, so that a frame plays the same in any
+process). Each frame is played by a :class:`Lineup`, the frame player that builds the agents by
+name in whichever process plays the frame.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kinghill.agents import AgentSpecError, build_agent, make_agent
+from kinghill.envs import Agent
+from kinghill.experiments.tournaments.frame_player import play_frame
+from kinghill.experiments.tournaments.report import Report, build_report, save_report
+from kinghill.experiments.tournaments.tournament import (
+    DEFAULT_DECISION_CAP,
+    FramePlayer,
+    FrameRecord,
+    FrameRunner,
+    MatchOptions,
+    TournamentConfig,
+    in_process,
+    in_worker_processes,
+    run_tournament,
+)
+
+AgentLike = str | Agent | Callable[..., Any]
+"""What ``evaluate`` takes as an agent: a spec, an agent object, or a class or factory."""
+
+
+@dataclass(frozen=True)
+class SpecMaker:
+    """Builds the agent a spec names (see :mod:`kinghill.agents.registry`)."""
+
+    spec: str
+
+    def __call__(self, seed: int) -> Agent:
+        return make_agent(self.spec, seed)
+
+
+@dataclass(frozen=True)
+class FactoryMaker:
+    """Calls an agent class or factory, with ``seed=`` when it takes one."""
+
+    factory: Callable[..., Any]
+    name: str
+
+    def __call__(self, seed: int) -> Agent:
+        return build_agent(self.factory, seed, name=self.name)
+
+
+@dataclass(frozen=True)
+class CopyMaker:
+    """A fresh copy of an agent object for each frame, re-seeded by ``reset(seed)`` if it has
+    one: every frame starts from the same agent, wherever it is played."""
+
+    agent: Agent
+
+    def __call__(self, seed: int) -> Agent:
+        agent = copy.deepcopy(self.agent)
+        reset = getattr(agent, "reset", None)
+        if callable(reset):
+            reset(seed)
+        return agent
+
+
+AgentMaker = Callable[[int], Agent]
+"""Builds an agent from a frame's seed for it."""
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The frame player of :func:`evaluate`: agents by name, each built by its maker in the
+    process that plays the frame; with ``record``, every frame's shot record is written there
+    (:mod:`kinghill.experiments.records.store`), named by the frame index ``frame_of_seed``
+    gives."""
+
+    makers: Mapping[str, AgentMaker]
+    record: Path | None = None
+    frame_of_seed: Mapping[int, int] = field(default_factory=dict)
+
+    def build(self, name: str, seed: int) -> Agent:
+        return self.makers[name](seed)
+
+    def __call__(self, agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+        return play_frame(
+            agent_a,
+            agent_b,
+            seed,
+            options,
+            build=self.build,
+            record=self.record,
+            frame_index=self.frame_of_seed.get(seed, 0),
+        )
+
+
+def makers(agents: Sequence[AgentLike] | Mapping[str, AgentLike]) -> dict[str, AgentMaker]:
+    """Name every agent and give it a maker: a spec is its own name; a class or factory its
+    ``__qualname__``, an object its class's name (numbered when repeated), unless ``agents``
+    is a mapping of names."""
+    named = agents.items() if isinstance(agents, Mapping) else ((None, a) for a in agents)
+    result: dict[str, AgentMaker] = {}
+    for given, agent in named:
+        maker: AgentMaker
+        if isinstance(agent, str):
+            name, maker = agent, SpecMaker(agent)
+        elif isinstance(agent, type) or not callable(getattr(agent, "act", None)):
+            if not callable(agent):
+                raise AgentSpecError(
+                    f"{agent!r} is not an agent: give a spec, an agent, or a class or factory"
+                )
+            name = getattr(agent, "__qualname__", type(agent).__name__)
+            maker = FactoryMaker(agent, str(given or name))
+        else:
+            name, maker = type(agent).__name__, CopyMaker(agent)  # type: ignore[arg-type]
+        name = str(given) if given is not None else _unique(name, result)
+        if name in result:
+            raise AgentSpecError(f"two agents are called {name!r}")
+        result[name] = maker
+    return result
+
+
+def _unique(name: str, taken: Mapping[str, Any]) -> str:
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name}#{number}" in taken:
+        number += 1
+    return f"{name}#{number}"
+
+
+def evaluate(
+    agents: Sequence[AgentLike] | Mapping[str, AgentLike],
+    frames: int = 20,
+    *,
+    jobs: int = 1,
+    seed: int = 0,
+    noise: bool = True,
+    round: int | None = None,
+    max_shots: int = 200,
+    decision_cap: float = DEFAULT_DECISION_CAP,
+    out: str | Path | None = None,
+    record: bool = False,
+    rating_samples: int = 1000,
+    progress: bool | None = False,
+    runner: FrameRunner | None = None,
+    player: FramePlayer | None = None,
+) -> Report:
+    """Play a round robin and return its report: every pair plays ``frames`` frames (even),
+    seats swapped, each frame seeded from ``seed`` and its index.
+
+    :param agents: specs, agent objects, classes or factories (see the module docstring), or
+        a mapping of names to them.
+    :param jobs: worker processes (spawned; agents other than specs must then be picklable:
+        module-level classes, functions or objects).
+    :param noise: execution noise on every shot.
+    :param round: the section-12 clock as in this round (None: no clock).
+    :param max_shots: shots after which a frame is truncated, a draw.
+    :param decision_cap: seconds after which an untimed decision is cut off and charged as
+        none (:class:`MatchOptions`); agents decide in processes of their own so that this
+        and the clock's limits hold (:mod:`kinghill.experiments.tournaments.agent_process`).
+    :param out: keep the frame log, report files and records in this folder; an existing one
+        is resumed (same settings only). None plays in a temporary folder.
+    :param record: write every frame's shot record to ``out/records`` (needs ``out``).
+    :param rating_samples: posterior draws for the rating intervals.
+    :param progress: a progress bar (None: on a terminal only).
+    :param runner: how frames are run (default: this process for ``jobs=1``, else workers);
+        e.g. :func:`kinghill.experiments.tournaments.ray_runner.on_ray`.
+    :param player: a frame player other than the agents' :class:`Lineup` (tests, custom
+        matches); ``agents`` must then be names it knows.
+    :raises AgentSpecError: an agent that cannot be built (each is built once before play).
+    :raises TournamentError: settings that cannot be played, or an ``out`` that holds another
+        tournament.
+    """
+    if record and out is None:
+        raise ValueError("record=True needs out=, the folder to keep the records in")
+    options = MatchOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
+    if runner is None:
+        runner = in_process if jobs <= 1 else in_worker_processes(jobs)
+    if player is None:
+        built = makers(agents)
+        config = TournamentConfig(tuple(built), frames, seed, options)
+        for name, maker in built.items():
+            _check(name, maker, elsewhere=runner is not in_process)
+        frame_of_seed = {task.seed: task.frame for task in config.schedule()} if record else {}
+        player = Lineup(built, Path(out) if record and out is not None else None, frame_of_seed)
+    else:
+        names = list(agents) if not isinstance(agents, Mapping) else list(agents.keys())
+        config = TournamentConfig(tuple(str(n) for n in names), frames, seed, options)
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="kinghill-evaluate-") as folder:
+            played = run_tournament(config, Path(folder), player, runner, progress=progress)
+        data = build_report(config, played, samples=rating_samples, seed=config.seed)
+        return Report.of(data, played)
+    played = run_tournament(config, Path(out), player, runner, progress=progress)
+    data = build_report(config, played, samples=rating_samples, seed=config.seed)
+    save_report(Path(out), data)
+    return Report.of(data, played)
+
+
+def _check(name: str, maker: AgentMaker, elsewhere: bool) -> None:
+    """Build the agent once (a broken spec fails here, not in a worker) and, when frames run
+    ``elsewhere`` (other processes), check that its maker can be sent there."""
+    try:
+        maker(0)
+    except OSError as error:  # e.g. a policy checkpoint that cannot be read
+        raise AgentSpecError(f"agent {name!r}: {error}") from None
+    if elsewhere:
+        try:
+            pickle.dumps(maker)
+        except Exception as error:  # pickle raises several types for unpicklable objects
+            raise AgentSpecError(
+                f"agent {name!r} cannot be sent to worker processes ({error}); give a spec or a "
+                "module-level class, function or object, or play with jobs=1"
+            ) from None

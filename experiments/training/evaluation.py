@@ -1,0 +1,154 @@
+"""Evaluation during training: the learner's deterministic policy plays a fixed opponent over the
+same seeded frames each time (seats swapped, execution noise on), its win rate is logged and
+drawn on the learning curve, and the best model so far is kept.
+
+:func:`evaluate` plays the frames; :class:`WinRateEval` is the SB3 callback that calls it every
+``every`` steps, writes ``DIR/evaluations.csv`` and ``DIR/best_model.zip`` and logs
+``eval/win_rate`` to the run's logger (TensorBoard, CSV).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from kinghill.agents import make_agent
+from kinghill.envs import Agent, Game
+from kinghill.envs.rl.wrappers import FrozenPolicy
+from kinghill.experiments.tournaments.frame_player import InProcessSeat, play_out, seeds
+from kinghill.experiments.tournaments.stats import wilson_interval
+from kinghill.physics import NoiseModel
+
+EVALUATIONS_FILE = "evaluations.csv"
+BEST_MODEL_FILE = "best_model.zip"
+EVAL_FIELDS = ("steps", "frames", "wins", "win_rate", "low", "high", "seconds")
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """Frames won by the learner out of ``frames``, with the Wilson 95% interval."""
+
+    frames: int
+    wins: float
+    seconds: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.frames
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        found = wilson_interval(self.wins, self.frames)
+        return (found.low, found.high)
+
+
+def evaluate(
+    learner: Agent, opponent: str, frames: int, seed: int = 0, noise: bool = True
+) -> EvalResult:
+    """Play ``frames`` frames of ``learner`` against the registry agent ``opponent``: frame k
+    uses seed ``seed + k // 2`` and seats alternate (the learner breaks in the even frames), so
+    every call plays the same frames. A truncated frame counts half a win."""
+    start = time.perf_counter()
+    wins = 0.0
+    for k in range(frames):
+        game_seed, _, opponent_seed = seeds(seed + k // 2)
+        seat = k % 2
+        agents: list[Agent] = [learner, make_agent(opponent, opponent_seed)]
+        if seat == 1:
+            agents.reverse()
+        game = Game(noise=NoiseModel() if noise else None)
+        game.reset(seed=game_seed, breaker=0)
+        for _ in play_out(game, [InProcessSeat(agent) for agent in agents]):
+            pass
+        winner = game.frame.winner
+        wins += 0.5 if winner is None else float(winner == seat)
+    return EvalResult(frames, wins, time.perf_counter() - start)
+
+
+class WinRateEval(BaseCallback):
+    """At the start, every ``every`` environment steps and at the end of training,
+    :func:`evaluate` the model's deterministic policy against ``opponent``; log
+    ``eval/win_rate``, append a row to ``DIR/evaluations.csv`` and save ``DIR/best_model.zip``
+    when the win rate is the best yet.
+
+    :param out: the run folder.
+    :param action: the action wrapper the model acts through ("masked", "aim" or "flat").
+    :param opponent: a registry agent name (e.g. "heuristic").
+    :param frames: frames per evaluation (even: both seats equally).
+    :param every: environment steps between evaluations (over all envs).
+    :param seed: the evaluation frames' base seed (the same frames each time).
+    """
+
+    def __init__(
+        self,
+        out: Path | str,
+        action: str,
+        opponent: str,
+        frames: int,
+        every: int,
+        seed: int = 10_000,
+        noise: bool = True,
+    ) -> None:
+        super().__init__()
+        self.out = Path(out)
+        self.action = action
+        self.opponent = opponent
+        self.frames = frames
+        self.every = every
+        self.seed = seed
+        self.noise = noise
+        self.best = -1.0
+        self._next = every
+        self.results: list[tuple[int, EvalResult]] = []
+
+    def _on_training_start(self) -> None:
+        self._next = self.num_timesteps + self.every
+        self._evaluate()  # where learning starts from (a warm start shows here)
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next += self.every
+            self._evaluate()
+        return True
+
+    def _on_training_end(self) -> None:
+        if not self.results or self.results[-1][0] != self.num_timesteps:
+            self._evaluate()
+
+    def _evaluate(self) -> None:
+        policy = FrozenPolicy(self.model, self.action, deterministic=True)
+        result = evaluate(policy, self.opponent, self.frames, self.seed, self.noise)
+        self.results.append((self.num_timesteps, result))
+        self.logger.record("eval/win_rate", result.win_rate)
+        self.logger.record("eval/seconds", result.seconds)
+        self.logger.dump(self.num_timesteps)
+        write_row(self.out / EVALUATIONS_FILE, self.num_timesteps, result)
+        if result.win_rate > self.best:
+            self.best = result.win_rate
+            self.model.save(self.out / BEST_MODEL_FILE)
+
+
+def write_row(path: Path, steps: int, result: EvalResult) -> None:
+    """Append one evaluation to ``path`` (CSV with a header)."""
+    new = not path.exists()
+    low, high = result.interval
+    with path.open("a", newline="") as f:
+        writer = csv.writer(f)
+        if new:
+            writer.writerow(EVAL_FIELDS)
+        writer.writerow(
+            [steps, result.frames, result.wins, result.win_rate, low, high, result.seconds]
+        )
+
+
+def load_evaluations(path: Path) -> list[dict[str, Any]]:
+    """The rows of an ``evaluations.csv`` (numbers as floats); none when there is no file."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
