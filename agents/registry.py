@@ -28,6 +28,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from kinghill.agents.spec_errors import AgentSpecError, UnknownAgentError
 from kinghill.envs import Agent
 
 ENTRY_POINT_GROUP = "kinghill.agents"
@@ -50,14 +51,6 @@ NAMES = (
 
 AgentFactory = Callable[..., Any]
 """A class or function that returns an agent; called with the spec's arguments (and ``seed``)."""
-
-
-class AgentSpecError(ValueError):
-    """An agent spec that cannot be turned into an agent; the message says what is wrong."""
-
-
-class UnknownAgentError(AgentSpecError):
-    """A spec naming no built-in agent, entry point or importable object; lists the known ones."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from kinghill.agents.registry import AgentSpecError
+from kinghill.agents.spec_errors import AgentSpecError
 from kinghill.envs import Action, FrameView
 from kinghill.envs.rl.masked_aec import decode_flat, menu_inputs
 
