@@ -12,7 +12,7 @@ import numpy as np
 
 from kinghill.agents.spec_errors import AgentSpecError
 from kinghill.envs import Action, FrameView
-from kinghill.envs.rl.masked_aec import decode_flat, menu_inputs
+from kinghill.envs.rl.masked_aec import decode_index, menu_inputs
 
 MODULES = Path("learner_group") / "learner" / "rl_module"
 """Where an algorithm checkpoint keeps its RLModules, one folder per module id."""
@@ -95,7 +95,7 @@ class RLlibAgent:
         return agent
 
     def act(self, view: FrameView) -> Action:
-        return decode_flat(*self.choose(view))
+        return decode_index(*self.choose(view))
 
     def choose(self, view: FrameView) -> tuple[Any, int]:
         """The menu at ``view`` and the index of its highest masked logit."""

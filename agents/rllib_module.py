@@ -16,27 +16,26 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-OBSERVATIONS, MASK = "observations", "action_mask"
-"""The keys of the masked observation (:func:`kinghill.envs.rl.masked_aec.observation_space`)."""
+MASK = "action_mask"
+"""The mask's key in the masked observation (:func:`kinghill.envs.rl.masked_aec.observation_space`);
+the other key is the network's input: ``observation`` (``observations`` in older checkpoints)."""
 
 
 class MaskedMenuModule(DefaultPPOTorchRLModule):
     """PPO's default actor-critic (``model_config``: ``fcnet_hiddens`` ...) built for the
-    ``observations`` part of a ``Dict(observations, action_mask)`` space; every forward pass
+    ``observation`` part of a ``Dict(observation, action_mask)`` space; every forward pass
     (inference, exploration, training, values) reads the mask from the batch and excludes the
     masked actions' logits."""
 
     def __init__(self, *, observation_space: gym.Space[Any] | None = None, **kwargs: Any) -> None:
-        if not isinstance(observation_space, gym.spaces.Dict) or set(observation_space) != {
-            OBSERVATIONS,
-            MASK,
-        }:
+        parts = observation_space.spaces if isinstance(observation_space, gym.spaces.Dict) else {}
+        if MASK not in parts or len(parts) != 2:
             raise ValueError(
-                f"MaskedMenuModule needs a Dict({OBSERVATIONS}, {MASK}) observation space, "
+                f"MaskedMenuModule needs a Dict(observation, {MASK}) observation space, "
                 f"got {observation_space}"
             )
         self.masked_space = observation_space
-        super().__init__(observation_space=observation_space[OBSERVATIONS], **kwargs)
+        super().__init__(observation_space=_unmasked(parts), **kwargs)
 
     def setup(self) -> None:
         super().setup()  # the networks see the observations alone
@@ -57,12 +56,18 @@ class MaskedMenuModule(DefaultPPOTorchRLModule):
 
 
 def _split(batch: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-    """A shallow copy of ``batch`` whose observation is the ``observations`` part, and the mask
-    (the batch itself is left as it is, so every pass finds the mask)."""
+    """A shallow copy of ``batch`` whose observation is the part that is not the mask, and the
+    mask (the batch itself is left as it is, so every pass finds the mask)."""
     observation = batch[Columns.OBS]
     inner = dict(batch)
-    inner[Columns.OBS] = observation[OBSERVATIONS]
+    inner[Columns.OBS] = _unmasked(observation)
     return inner, observation[MASK]
+
+
+def _unmasked(parts: Any) -> Any:
+    """The one value of the mapping ``parts`` whose key is not :data:`MASK`."""
+    (part,) = (value for key, value in parts.items() if key != MASK)
+    return part
 
 
 def _masked(output: dict[str, Any], mask: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from pettingzoo.test import api_test
 from kinghill.agents import make_agent
 from kinghill.envs import Game
 from kinghill.envs.rl.masked import HAND_BACK, PLAY_ON, SLOTS, shot_menu
-from kinghill.envs.rl.masked_aec import LEVELS, N_ACTIONS, decode_flat, flat_mask, masked_env
+from kinghill.envs.rl.masked_aec import LEVELS, N_ACTIONS, decode_index, flat_mask, masked_env
 from kinghill.envs.rules import Decision
 
 
@@ -26,7 +26,7 @@ def test_the_flat_index_is_slot_speed_spin_in_row_major_order() -> None:
     assert menu.decision is Decision.SHOT
     for slot, speed, spin in [(0, 0, 0), (0, 2, 3), (8, 1, 2)]:
         index = (slot * 3 + speed) * 4 + spin
-        assert decode_flat(menu, index) == menu.decode([slot, speed, spin])
+        assert decode_index(menu, index) == menu.decode([slot, speed, spin])
 
 
 def test_every_index_plays_and_the_mask_matches_the_menu() -> None:
@@ -47,7 +47,7 @@ def test_every_index_plays_and_the_mask_matches_the_menu() -> None:
                 assert (mask.any(axis=(1, 2)) == menu.offered).all()
                 assert (mask[offered] == 1).all()
             for index in range(N_ACTIONS):  # unmasked indices too: each a valid action
-                decode_flat(menu, index)
+                decode_index(menu, index)
             game.play(players[game.to_move].act(view))
     assert {Decision.BREAK, Decision.SHOT} <= seen
 
@@ -60,7 +60,7 @@ def test_a_frame_of_masked_choices_ends_with_both_results_and_an_index_outside_i
     rng, results = np.random.default_rng(0), {}
     for agent in env.agent_iter(max_iter=2_000):
         obs, _, terminated, truncated, info = env.last()
-        assert obs["observations"].shape == (338,) and obs["action_mask"].dtype == np.int8
+        assert obs["observation"].shape == (338,) and obs["action_mask"].dtype == np.int8
         if terminated or truncated:
             results[agent] = info["won"]
             env.step(None)

@@ -41,8 +41,11 @@ from kinghill.physics.geometry import TableGeometry
 MAX_CUT = math.radians(60.0)
 """Cuts thinner than this are not attempted (the brief's "simple cut")."""
 COS_MAX_CUT = math.cos(MAX_CUT)
-ROLL_DECELERATION = 0.098
-"""mu_roll * g (m/s^2) of the default cloth: how fast a rolling ball slows."""
+DEFAULT_ROLL_DECELERATION = 0.098
+"""The planner's rolling deceleration on the default cloth (m/s^2): its mu_roll * g (0.0981)
+as rounded when the menu was tuned and the masked reference model trained on it; kept, so the
+default table's menus stay the same (``tests/test_menu_fixture.py``)."""
+_DEFAULT_MU_ROLL_G = TableSpec().mu_roll * TableSpec().gravity
 ROLLING_FRACTION = 5.0 / 7.0
 """A ball struck at its centre rolls at 5/7 of its initial speed once sliding ends."""
 ARRIVAL_SPEED = 0.5
@@ -63,7 +66,8 @@ class PotCandidate(NamedTuple):
     ``double``: the cushion the object ball rebounds from; ``abricol``: the cushion the cue ball
     rebounds from first. ``cut`` is the cut angle (rad), ``cue_path`` and ``object_path`` the
     distances the two balls travel (m), ``heading`` the direction the object ball must leave in,
-    ``phi`` the cue's aim and ``b`` its tip height (draw on straight pots). A tuple, fast to
+    ``phi`` the cue's aim and ``b`` its tip height (draw on straight pots), ``deceleration`` the
+    cloth's :func:`roll_deceleration` (what :attr:`shot`'s speed is planned for). A tuple, fast to
     make: a decision finds a score of pots and plays one.
     """
 
@@ -77,6 +81,7 @@ class PotCandidate(NamedTuple):
     heading: float
     phi: float
     b: float
+    deceleration: float
     double: Cushion | None = None
     abricol: Cushion | None = None
 
@@ -84,7 +89,7 @@ class PotCandidate(NamedTuple):
     def shot(self) -> Shot:
         """The shot that plays the pot (:func:`pot_speed`), built when asked for (most
         candidates are only ranked)."""
-        speed = pot_speed(self.cue_path, self.object_path, self.cut, self.b)
+        speed = pot_speed(self.cue_path, self.object_path, self.cut, self.deceleration, self.b)
         return Shot(self.cue_ball, self.phi, speed, b=self.b)
 
     @property
@@ -119,20 +124,35 @@ def rolling_fraction(b: float = 0.0) -> float:
     return ROLLING_FRACTION * (1.0 + b)
 
 
-def rolling_speed_needed(distance: float, arrival: float, b: float = 0.0) -> float:
+def roll_deceleration(spec: TableSpec) -> float:
+    """How fast the planner takes a rolling ball to slow on ``spec``'s cloth (m/s^2): in
+    proportion to its mu_roll * g, :data:`DEFAULT_ROLL_DECELERATION` on the default cloth."""
+    return DEFAULT_ROLL_DECELERATION * (spec.mu_roll * spec.gravity / _DEFAULT_MU_ROLL_G)
+
+
+def rolling_speed_needed(
+    distance: float, arrival: float, deceleration: float, b: float = 0.0
+) -> float:
     """The initial speed of a ball struck ``b`` R above centre that still rolls at ``arrival``
-    m/s after ``distance`` m (sliding losses folded into the rolling fraction)."""
+    m/s after ``distance`` m on a cloth that slows it by ``deceleration`` m/s^2 (sliding losses
+    folded into the rolling fraction)."""
     fraction = ROLLING_FRACTION * (1.0 + b)  # rolling_fraction(b), without the call
-    return math.sqrt(arrival * arrival + 2 * ROLL_DECELERATION * distance) / fraction
+    return math.sqrt(arrival * arrival + 2 * deceleration * distance) / fraction
 
 
 def pot_speed(
-    cue_path: float, object_path: float, cut: float, b: float = 0.0, arrival: float = ARRIVAL_SPEED
+    cue_path: float,
+    object_path: float,
+    cut: float,
+    deceleration: float,
+    b: float = 0.0,
+    arrival: float = ARRIVAL_SPEED,
 ) -> float:
-    """A cue speed that pots with margin: the object ball reaches the pocket at ``arrival``."""
-    object_start = rolling_speed_needed(object_path, arrival)
+    """A cue speed that pots with margin on a cloth of ``deceleration``
+    (:func:`roll_deceleration`): the object ball reaches the pocket at ``arrival``."""
+    object_start = rolling_speed_needed(object_path, arrival, deceleration)
     at_contact = object_start / (0.975 * math.cos(cut))
-    return min(rolling_speed_needed(cue_path, at_contact, b), MAX_POT_SPEED)
+    return min(rolling_speed_needed(cue_path, at_contact, deceleration, b), MAX_POT_SPEED)
 
 
 def pot_chance(
@@ -211,7 +231,7 @@ _ROUTES = _RouteMemo()
 @dataclass(frozen=True)
 class _Table:
     """What every pot in one position shares: the balls' centres, the hanging ones, the pockets'
-    aims and the table's sizes, and the object balls' routes (kept across positions:
+    aims, the table's sizes and cloth, and the object balls' routes (kept across positions:
     :data:`ROUTE_MEMORY`) and what blocks them, found so far (each worked out once)."""
 
     state: TableState
@@ -221,6 +241,7 @@ class _Table:
     aims: dict[Pocket, tuple[Point, Point]]
     radius: float
     diameter: float
+    deceleration: float
     noise: NoiseModel
     routes: dict[tuple[int, float, float, bool], list[ObjectRoute]]
     blocked: dict[tuple[int, Pocket, Cushion | None], frozenset[int]] = field(default_factory=dict)
@@ -283,6 +304,7 @@ def _table(state: TableState, noise: NoiseModel) -> _Table:
         aims,
         spec.radius,
         spec.ball_diameter,
+        roll_deceleration(spec),
         noise,
         _ROUTES.on(spec),
     )
@@ -339,6 +361,7 @@ def _pot(
         angle_to(obj, route.points[1]),
         angle_to(cue, cue_points[1]),
         DRAW if cut < STRAIGHT_CUT else 0.0,
+        table.deceleration,
         route.double,
         abricol,
     )

@@ -17,6 +17,7 @@ from kinghill.envs.planning.candidates import (
     PotCandidate,
     ball_centres,
     pots,
+    roll_deceleration,
     rolling_speed_needed,
     segment_clear,
 )
@@ -125,6 +126,7 @@ def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction
     pockets = TableGeometry.from_spec(spec).pockets.values()
     mouths = {k: shape.mouth_centre for k, shape in enumerate(pockets)}
     diameter, r = spec.ball_diameter, spec.radius
+    deceleration = roll_deceleration(spec)
     bounds = (r, spec.length - r, spec.width - r)
     whites = [b for b in centres if b != COLOURED]
     costed: list[tuple[float, int, int, float, float, tuple[float, float]]] = []
@@ -136,8 +138,8 @@ def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction
             phi = angle_to(cue, obj)
             to_rail, end = _rail_end(bounds, obj, phi)
             cue_path = max(0.0, math.dist(cue, obj) - diameter)
-            object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL)
-            speed = rolling_speed_needed(cue_path, object_start / 0.975)
+            object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL, deceleration)
+            speed = rolling_speed_needed(cue_path, object_start / 0.975, deceleration)
             cost = speed + (1.0 if object_ball == COLOURED else 0.0)
             costed.append((cost, cue_ball, object_ball, phi, min(speed, 4.0), end))
     costed.sort(key=lambda item: item[0])

@@ -43,7 +43,9 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
     "action_mask": <cue balls allowed, int8 (8,)>}`` from the observing player's view. Actions:
     the Gymnasium env's ``Dict`` action space (every point valid), or a structured action.
     Rewards (:class:`RewardWeights`) for both seats: each seat's credited whites and fouls, and
-    the frame result (+win / loss). Terminations on a frame result, truncations at the shot limit.
+    the frame result (+win / loss). Terminations on a frame result, truncations at the shot limit;
+    when the frame ends, ``infos[agent]["won"]`` is 1 for the winner, 0 for the loser, 0.5 for
+    both when the shot limit ends it.
 
     A ``dict`` action outside the space raises ``ValueError`` naming the key (nothing changes).
     Any other action is the player's own: one that cannot be played (not an action, malformed,
@@ -125,11 +127,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
             self._was_dead_step(action)
             return
         before = self.game.state.positions
-        if isinstance(action, dict):  # a point of the space: outside it is the caller's bug
-            self._action_space.check(action)
-            decided = self.game.settle(Answer(decode_action(action, self.game.view())))
-        else:  # a structured action from an agent: one that cannot be played is its fault
-            decided = self.game.settle(Answer(action))
+        decided = self.game.settle(Answer(self._structured(action)))
         turn = decided.turn
         self._remember(turn, before)
         self._cumulative_rewards[agent] = 0.0
@@ -149,9 +147,20 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
                 self.truncations = done
             else:
                 self.terminations = done
+            for seat, name in enumerate(AGENTS):  # for the learners' logs: 0.5 no winner
+                won = 0.5 if frame.winner is None else float(frame.winner == seat)
+                self.infos[name]["won"] = won
         else:
             self.agent_selection = AGENTS[self.game.to_move]
         self._accumulate_rewards()
+
+    def _structured(self, action: Any) -> Any:
+        """What the player to move plays for ``action``: a point of the action space decoded
+        (one outside it raises ``ValueError``: nothing changes), anything else as it is."""
+        if isinstance(action, dict):  # a point of the space: outside it is the caller's bug
+            self._action_space.check(action)
+            return decode_action(action, self.game.view())
+        return action  # a structured action from an agent: one that cannot be played is its fault
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The cue balls ``agent`` may strike now (all zero when it is not to move)."""

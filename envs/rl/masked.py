@@ -132,7 +132,9 @@ class Menu:
         candidate = self.pots[slot]
         if candidate is not None:  # the speed planned for the spin, so the pot still reaches
             b = candidate.b if b is None else b
-            planned = pot_speed(candidate.cue_path, candidate.object_path, candidate.cut, b)
+            planned = pot_speed(
+                candidate.cue_path, candidate.object_path, candidate.cut, candidate.deceleration, b
+            )
             shot = Shot(candidate.cue_ball, candidate.phi, min(planned * factor, MAX_SPEED), b=b)
             return ShotAction(shot, candidate.call)
         other = self.others[slot]
@@ -156,7 +158,7 @@ def _pot_features(
     row[10] = c.double is not None
     row[11] = c.abricol is not None
     row[12] = c.pocket in _MIDDLES
-    row[13] = pot_speed(c.cue_path, c.object_path, c.cut, c.b) / MAX_SPEED
+    row[13] = pot_speed(c.cue_path, c.object_path, c.cut, c.deceleration, c.b) / MAX_SPEED
     row[14] = c.cue_ball == COLOURED
     ox, oy = centres[c.object_ball]
     row[17], row[18] = ox / length, oy / width
