@@ -168,9 +168,9 @@ def test_human_render_mode_opens_a_window(monkeypatch: pytest.MonkeyPatch) -> No
     env = _make(render_mode="human", breaker="learner")
     env.reset(seed=2)
     env.step(env.action_space.sample())
-    assert env._window is not None and env._window.is_open
+    assert env._output.is_open
     env.close()
-    assert env._window is None
+    assert not env._output.is_open
 
 
 def test_frame_replay_written_as_gif(tmp_path: Any) -> None:

@@ -10,6 +10,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import kinghill.envs  # noqa: F401  (registers the IDs)
 from kinghill.agents import make_agent
 from kinghill.envs import FrameView, Game
+from kinghill.envs.registration import GYM_IDS
 from kinghill.envs.rl.masked import (
     HAND_BACK,
     PLAY_ON,
@@ -22,10 +23,12 @@ from kinghill.envs.rl.masked import (
 from kinghill.envs.rules import Decision
 
 
-@pytest.mark.parametrize("name", ["Masked", "Aim", "Flat"])
-def test_every_wrapper_is_a_registered_gym_id_that_passes_both_checkers(name: str) -> None:
-    gym_check_env(gym.make(f"kinghill/KingOfTheHill-{name}-v0"), skip_render_check=True)
-    sb3_check_env(gym.make(f"kinghill/KingOfTheHill-{name}-v0"), skip_render_check=True)
+@pytest.mark.parametrize("env_id", sorted(GYM_IDS))
+def test_every_registered_gym_id_passes_both_checkers(env_id: str) -> None:
+    """Gymnasium's and Stable-Baselines3's ``check_env`` on each id of ``GYM_IDS``, the plain env
+    and its wrappers alike."""
+    gym_check_env(gym.make(env_id), skip_render_check=True)
+    sb3_check_env(gym.make(env_id), skip_render_check=True)
 
 
 def _views(frames: int = 3) -> list[FrameView]:

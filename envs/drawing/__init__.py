@@ -5,7 +5,15 @@ Pillow draws; pygame (the ``render`` extra) is imported only for a window. No Gy
 """
 
 from kinghill.envs.drawing.gif_stream import GifStream
-from kinghill.envs.drawing.render import HumanWindow, ShotMarks, TableRenderer
+from kinghill.envs.drawing.render import HumanWindow, RenderOutput, ShotMarks, TableRenderer
 from kinghill.envs.drawing.replay_video import ReplayShot, write_replay
 
-__all__ = ["GifStream", "HumanWindow", "ReplayShot", "ShotMarks", "TableRenderer", "write_replay"]
+__all__ = [
+    "GifStream",
+    "HumanWindow",
+    "RenderOutput",
+    "ReplayShot",
+    "ShotMarks",
+    "TableRenderer",
+    "write_replay",
+]

@@ -442,3 +442,39 @@ class HumanWindow:
         if self._screen is not None:
             self._pygame.display.quit()
             self._screen = None
+
+
+class RenderOutput:
+    """Where an env's pictures go in its ``render_mode``: returned as they are (``"rgb_array"``)
+    or shown in a :class:`HumanWindow` opened at the first (``"human"``), so that every env
+    renders the same way.
+
+    :param mode: the env's render mode, ``"human"`` or ``"rgb_array"`` (None: the env draws
+        nothing, and no window opens).
+    :param fps: what the window paces itself to.
+    """
+
+    def __init__(self, mode: str | None, fps: float | None) -> None:
+        self.mode = mode
+        self.fps = fps
+        self._window: HumanWindow | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether a window is on screen."""
+        return self._window is not None and self._window.is_open
+
+    def put(self, picture: np.ndarray) -> np.ndarray | None:
+        """The picture itself, or in ``human`` mode None once it is on screen."""
+        if self.mode != "human":
+            return picture
+        if self._window is None:
+            self._window = HumanWindow("kinghill", fps=self.fps)
+        self._window.show(picture)
+        return None
+
+    def close(self) -> None:
+        """Close the window, if one is open."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None

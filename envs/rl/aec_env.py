@@ -1,6 +1,7 @@
 """King of the Hill as a PettingZoo AEC environment for two learning players.
 
-``env()`` builds it wrapped in PettingZoo's safety wrappers. ``pettingzoo.make("aec",
+``env()`` builds it wrapped in PettingZoo's safety wrappers, ``raw_env()`` without them, as
+PettingZoo's own env modules do. ``pettingzoo.make("aec",
 "kinghill/KingOfTheHill-v0")`` works once ``kinghill.envs`` is imported (importing this module
 does it): the package registers the id, and PettingZoo has no plugin mechanism that would
 import it on demand.
@@ -15,7 +16,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from kinghill.envs.drawing.render import ShotMarks, TableRenderer, scoreboard, shot_line
+from kinghill.envs.drawing.render import (
+    RenderOutput,
+    ShotMarks,
+    TableRenderer,
+    scoreboard,
+    shot_line,
+)
 from kinghill.envs.game.actions import ShotAction
 from kinghill.envs.game.decisions import Answer
 from kinghill.envs.game.loop import Game, Turn
@@ -45,7 +52,8 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
     Rewards (:class:`RewardWeights`) for both seats: each seat's credited whites and fouls, and
     the frame result (+win / loss). Terminations on a frame result, truncations at the shot limit;
     when the frame ends, ``infos[agent]["won"]`` is 1 for the winner, 0 for the loser, 0.5 for
-    both when the shot limit ends it.
+    both when the shot limit ends it. ``render_mode``: ``"rgb_array"`` (a top-down picture) or
+    ``"human"`` (a pygame window drawn after every reset and step, the Gymnasium env's).
 
     A ``dict`` action outside the space raises ``ValueError`` naming the key (nothing changes).
     Any other action is the player's own: one that cannot be played (not an action, malformed,
@@ -53,8 +61,8 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
     not made is taken as playing on), ``infos[agent]["fault"]`` says why, and play goes on.
     """
 
-    metadata = {
-        "render_modes": ["rgb_array"],
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "rgb_array"],
         "name": "kinghill_v0",
         "is_parallelizable": False,
         "render_fps": 30,
@@ -70,8 +78,11 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         spec: TableSpec | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                f"got {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.weights = checked_weights(reward_weights)
         self.game = Game(
@@ -88,6 +99,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         )
         self._action_space = action_space()
         self._renderer: TableRenderer | None = None
+        self._output = RenderOutput(render_mode, self.metadata["render_fps"])
         self._last: tuple[str, str, ShotMarks | None] = ("", "", None)
         """The last turn as renders show it: its shot line, its ruling, its marks."""
         self._rng = np.random.default_rng()
@@ -112,6 +124,8 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.game.to_move]
         self._last = ("", "", None)
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
         view = self.game.view(AGENTS.index(agent))
@@ -153,6 +167,8 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         else:
             self.agent_selection = AGENTS[self.game.to_move]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _structured(self, action: Any) -> Any:
         """What the player to move plays for ``action``: a point of the action space decoded
@@ -174,7 +190,8 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         f = self.game.frame
         line = scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
         shot, ruling, marks = self._last
-        return self._renderer.draw_state(self.game.state, (line, shot, ruling), marks)
+        picture = self._renderer.draw_state(self.game.state, (line, shot, ruling), marks)
+        return self._output.put(picture)
 
     def _remember(self, turn: Turn, before: np.ndarray) -> None:
         """Keep the turn's shot line, ruling and marks for :meth:`render`."""
@@ -187,7 +204,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         self._last = (shot_line(turn.player, cue, call), f"P{turn.player}: {turn.ruling}", marks)
 
     def close(self) -> None:
-        pass
+        self._output.close()
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], dict[str, Any]]:

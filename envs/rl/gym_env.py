@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 
 from kinghill.envs.drawing.render import (
-    HumanWindow,
+    RenderOutput,
     ShotMarks,
     TableRenderer,
     scoreboard,
@@ -161,7 +161,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.action_space = self._actions
         self.observation_space = observation_space()
         self._renderer: TableRenderer | None = None
-        self._window: HumanWindow | None = None
+        self._output = RenderOutput(render_mode, self.metadata["render_fps"])
         self._last_ruling = ""
         self._last_mine = ""
         self._last_shot: tuple[str, ShotMarks | None] = ("", None)
@@ -238,17 +238,10 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             return None
         marks = self._last_shot[1]
         picture = self._renderer_for().draw_state(self.game.state, self._overlay(), marks)
-        if self.render_mode == "rgb_array":
-            return picture
-        if self._window is None:
-            self._window = HumanWindow("kinghill", fps=self.metadata["render_fps"])
-        self._window.show(picture)
-        return None
+        return self._output.put(picture)
 
     def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        self._output.close()
 
     # ---- look-ahead and replays ---------------------------------------------------------------
     def snapshot(self) -> GameSnapshot:
