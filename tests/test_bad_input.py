@@ -195,6 +195,7 @@ def test_junk_in_any_action_entry_leaves_the_frame_unchanged(
     """Whatever one entry holds, the step either plays (a value inside the space) or is refused
     with a ValueError naming that entry, and a refused step changes nothing."""
     action = {**good_point(), key: value}
+    snap = env.snapshot()
     before = snapshot_of(env)
     try:
         action_space().check(action)
@@ -203,6 +204,10 @@ def test_junk_in_any_action_entry_leaves_the_frame_unchanged(
         with pytest.raises(ValueError, match=key):
             env.step(action)
         assert snapshot_of(env) == before
+    else:  # inside the space: the shot is played, then the frame is put back for the next value
+        env.step(action)
+        assert env.game.frame.shots > snap.frame.shots
+        env.restore(snap)
 
 
 def test_reset_and_restore_refuse_bad_arguments(env: KingOfTheHillEnv) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kinghill.agents import make_agent
-from kinghill.envs import Game
+from kinghill.envs import Game, check_action
 from kinghill.envs.rl.masked import HAND_BACK, PLAY_ON, SLOTS, shot_menu
 from kinghill.envs.rl.masked_aec import LEVELS, N_ACTIONS, decode_index, flat_mask, masked_env
 from kinghill.envs.rules import Decision
@@ -42,7 +42,10 @@ def test_every_index_plays_and_the_mask_matches_the_menu() -> None:
                 assert (mask.any(axis=(1, 2)) == menu.offered).all()
                 assert (mask[offered] == 1).all()
             for index in range(N_ACTIONS):  # unmasked indices too: each a valid action
-                decode_index(menu, index)
+                slot, speed, spin = np.unravel_index(index, LEVELS)
+                played = slot if menu.offered[slot] else offered[0]  # the first offered one
+                action = check_action(decode_index(menu, index))
+                assert action == menu.decode([played, speed, spin])
             game.play(players[game.to_move].act(view))
     assert {Decision.BREAK, Decision.SHOT} <= seen
 

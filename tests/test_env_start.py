@@ -92,6 +92,32 @@ def test_from_a_start_position_a_called_pot_of_the_colour_wins_the_frame() -> No
 
 
 def test_a_frame_the_opponent_ends_before_the_learner_decides_is_drawn_again() -> None:
+    """The first draw ends at the opponent's first shot (a sure pot of the colour); reset draws
+    the frame again, and the episode starts at the learner's first decision of that draw."""
+    from kinghill.envs import ShotAction
+    from kinghill.envs.planning.aim import ghost_aim
+    from kinghill.envs.rules import Call
+    from kinghill.physics import Pocket, Shot
+
+    colour, cue = (3.0, 1.4), (2.5, 1.06)
+    asked = []
+
+    def pots_at_first(view):  # the colour at once on the first draw, a soft miss after
+        asked.append(view.state)
+        phi = ghost_aim(cue, colour, Pocket.REAR_LEFT, view.state.spec)
+        speed = 2.0 if len(asked) == 1 else 0.05
+        return ShotAction(Shot(3, phi, speed), Call.plain(3, Pocket.REAR_LEFT))
+
+    env = _env(opponent=pots_at_first)
+    options = {"balls": {0: colour, 3: cue}, "credited": (3, 3), "to_move": "opponent"}
+    obs, info = env.reset(seed=0, options=options)
+    assert len(asked) == 2 and asked[0].xy(3) == asked[1].xy(3) == cue  # the same start, twice
+    assert not env.game.is_over and env.game.frame.to_move == 0  # the learner decides
+    assert len(info["turns"]) == 1  # the turns of the frame played, not of the one drawn again
+    assert env.game.state.balls_on_table() == (0, 3)  # the soft miss left the colour up
+
+
+def test_a_frame_the_opponent_ends_every_time_is_refused_after_so_many_draws() -> None:
     from kinghill.envs import ShotAction
     from kinghill.envs.planning.aim import ghost_aim
     from kinghill.envs.rules import Call

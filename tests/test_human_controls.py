@@ -131,10 +131,18 @@ def test_extension_is_claimed_on_the_decision_clock() -> None:
     assert isinstance(controls.done, ShotAction) and controls.done.claim_extension
 
 
-def test_every_command_is_accepted() -> None:
+def test_every_command_is_accepted_and_acts() -> None:
+    """At a shot decision every command changes the controls, but those with nothing to do:
+    the tip already centred, no route to clear, no 10.4 choice to answer."""
     game = _after_break()
+    idle = []
     for command in COMMANDS:
-        Controls.start(game.view()).command(command)
+        controls = Controls.start(game.view())
+        before = repr(controls)
+        controls.command(command)
+        if repr(controls) == before:
+            idle.append(command)
+    assert sorted(idle) == ["clear-route", "hand-back", "play-on", "tip-centre"]
     with pytest.raises(ValueError, match="unknown command"):
         Controls.start(game.view()).command("jump")
 

@@ -114,10 +114,21 @@ def test_side_spin_bends_the_rebound_the_way_players_expect() -> None:
     assert more[1] < right[1]
 
 
-def test_topspin_and_nose_height_change_the_spin_not_the_normal_speed() -> None:
+def test_topspin_and_nose_height_change_the_spin_not_the_normal_speed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The nose above the equator (Han 2005) turns topspin into backspin-ish motion: a rolling
     ball leaves the cushion with less speed along its new path than a stun ball's spin allows."""
-    out = play({1: (L - 0.5, W / 2)}, Shot(1, 0.0, 1.0, 0.0, 0.4))
+    _, plain = impacts(monkeypatch, {1: (L - 0.5, W / 2)}, Shot(1, 0.0, 0.7, 0.0, 0.0))
+    out, seen = impacts(monkeypatch, {1: (L - 0.5, W / 2)}, Shot(1, 0.0, 1.0, 0.0, 0.4))
+    (plain_before, plain_after), (before, after) = plain[0], seen[0]
+    assert before[3] == pytest.approx(before[0] / R) and plain_before[3] == pytest.approx(
+        plain_before[0] / R
+    )  # both arrive rolling, at different speeds
+    # the normal speed comes back in the same ratio, topspin or not; the spin does not follow:
+    # still turning towards the cushion, less, it is backspin on the way back
+    assert after[0] / before[0] == pytest.approx(plain_after[0] / plain_before[0], rel=1e-9)
+    assert after[0] < 0 < after[3] < before[3]
     hit = next(e for e in out.events if isinstance(e, BallCushion))
     assert out.segments is not None
     after = [s for s in out.segments[1] if s[0] >= hit.t]

@@ -5,8 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
+from kinghill.envs.rl.encoding import observation_space
 from kinghill.experiments.training.train import TrainConfig, load_curve, make_model, make_vec_env
 from kinghill.experiments.training.vector import GymnasiumVecEnv
 
@@ -58,9 +60,15 @@ def test_sb3_gymnasium_vec_hands_over_terminal_observation(tmp_path: Path) -> No
                 np.stack([env.action_space.sample() for _ in range(2)])
             )
             assert rewards.shape == (2,)
-            for done, info in zip(dones, infos, strict=True):
-                if done:
-                    assert info["terminal_observation"].shape == env.observation_space.shape
+            for done, info, now in zip(dones, infos, obs, strict=True):
+                if done:  # the last observation of the frame that ended, not the new frame's
+                    last = info["terminal_observation"]
+                    assert last.shape == env.observation_space.shape
+                    assert not np.array_equal(last, now)
+                    seen = spaces.unflatten(observation_space(), last)
+                    frame = info["frame"]  # the learner sits in seat 0: its view is the frame's
+                    assert seen["fouls"].tolist() == list(frame.fouls)
+                    assert seen["credited"].tolist() == list(frame.credit_counts)
                     assert "episode" in info  # the Monitor's record of the finished episode
                     ended.append(info)
             if len(ended) >= 2:
