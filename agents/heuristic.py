@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from kinghill.envs import Action, ChoiceAction, FrameView
-from kinghill.envs.planning.menu import (
+from kinghill.envs.planning import (
     break_action,
     fallback_action,
     legal_pots,

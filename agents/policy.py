@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kinghill.envs import Action, FrameView
-from kinghill.envs.rl.wrappers import FrozenPolicy
+from kinghill.envs.rl import FrozenPolicy
 
 ALGORITHMS = ("PPO", "SAC", "MaskablePPO")
 """The algorithms a checkpoint may come from (MaskablePPO: sb3-contrib, the masked action)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from kinghill.agents.search import CLOCK_MARGIN, DEFAULT_BUDGET, FOUL_VALUE, SearchAgent
-from kinghill.envs.planning.candidates import pots
+from kinghill.envs.planning import pots
 from kinghill.envs.rules import Decision, Frame, choose
 from kinghill.physics import COLOURED, WHITES, TableState
 

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.planning.aim import pocket_target
+from kinghill.envs.planning import pocket_target
 from kinghill.envs.rules import MAX_TOUCHES, Call, Decision, Touch, validate_shot
 from kinghill.physics import BREAK_BALL, COLOURED, MAX_SPEED, MISCUE_LIMIT, Cushion, Pocket, Shot
 from kinghill.physics.state import TableState

@@ -15,8 +15,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from kinghill.agents.human.controls import KINDS, Controls
 from kinghill.agents.human.preview import preview
-from kinghill.envs.drawing.render import ShotMarks, TableRenderer
-from kinghill.envs.planning.call_path import call_path
+from kinghill.envs.drawing import ShotMarks, TableRenderer
+from kinghill.envs.planning import call_path
 from kinghill.physics import Cushion, Pocket
 
 PANEL_HEIGHT = 118

@@ -19,14 +19,14 @@ from PIL import Image, ImageDraw, ImageFont
 from kinghill.agents.human import panel
 from kinghill.agents.human.controls import Controls
 from kinghill.envs import Action, FrameView, ShotAction, Turn
-from kinghill.envs.drawing.render import (
+from kinghill.envs.drawing import (
     ShotMarks,
     TableRenderer,
     import_pygame,
+    resample,
     scoreboard,
     shot_line,
 )
-from kinghill.envs.drawing.replay_video import resample
 from kinghill.envs.rules import Frame
 from kinghill.physics import TableSpec, TableState
 

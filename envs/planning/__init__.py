@@ -1,7 +1,7 @@
 """Shot planning, as a ghost-ball player sees the table: aiming (:mod:`.aim`), the object balls'
 routes into the pockets (:mod:`.object_routes`), candidate pots with their chance under noise
-(:mod:`.candidates`), the shots on offer in a position (:mod:`.menu`) and the path a call draws
-(:mod:`.call_path`).
+(:mod:`.candidates`), the shots on offer in a position (:mod:`.menu`: the break, the legal pots
+and their actions, safeties, a fallback) and the path a call draws (:mod:`.call_path`).
 
 Geometry and estimates only, no simulation: the heuristic and search agents and the masked
 training env build on it. No Gymnasium, no PettingZoo.
@@ -15,6 +15,7 @@ from kinghill.envs.planning.menu import (
     fallback_action,
     legal_pots,
     permitted_early,
+    pot_action,
     safety_actions,
 )
 from kinghill.envs.planning.object_routes import ObjectRoute, object_routes
@@ -32,6 +33,7 @@ __all__ = [
     "object_routes",
     "permitted_early",
     "pocket_target",
+    "pot_action",
     "pots",
     "safety_actions",
 ]
