@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from kinghill.experiments import cli
-from kinghill.experiments.tournaments.tournament import FrameRecord, MatchOptions, TournamentConfig
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.frames import FrameRecord
+from kinghill.experiments.tournaments.options import MatchOptions
 
 FAST = ["--max-shots", "3", "--no-noise"]
 """Options that make a real frame short."""

@@ -14,7 +14,7 @@ from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, Frame, ShotClock, TimeAllowance
 from kinghill.experiments.tournaments import frame_player as match
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import MatchOptions
 from kinghill.physics import Shot, TableState
 
 

@@ -8,9 +8,10 @@ import pytest
 
 from kinghill.agents import AgentSpecError, HeuristicAgent, RandomAgent
 from kinghill.experiments import cli, evaluate
+from kinghill.experiments.tournaments.frame_log import FRAMES_FILE
+from kinghill.experiments.tournaments.frames import FrameRecord
 from kinghill.experiments.tournaments.report import Report
 from kinghill.experiments.tournaments.stats import Interval
-from kinghill.experiments.tournaments.tournament import FRAMES_FILE, FrameRecord
 
 SHORT = {"frames": 2, "max_shots": 10, "rating_samples": 100}
 

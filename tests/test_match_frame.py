@@ -11,8 +11,9 @@ from kinghill.envs import Action, Answer, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.rules import Decision, EndReason
 from kinghill.experiments import cli
 from kinghill.experiments.tournaments import frame_player as match
+from kinghill.experiments.tournaments.frame_log import FRAMES_FILE
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.tournament import FRAMES_FILE, MatchOptions
+from kinghill.experiments.tournaments.options import MatchOptions
 from kinghill.physics import Shot
 
 OPTIONS = MatchOptions(max_shots=40)
@@ -118,7 +119,9 @@ def test_decisions_over_time_are_time_fouls(monkeypatch: pytest.MonkeyPatch) -> 
     assert record.errors == (0, 0) and record.shots == 0
     games = []
     real_new_game = match.new_game
-    monkeypatch.setattr(match, "new_game", lambda o: games.append(real_new_game(o)) or games[-1])
+    monkeypatch.setattr(
+        match, "new_game", lambda o, fps=None: games.append(real_new_game(o, fps)) or games[-1]
+    )
     play_frame("a", "b", 0, MatchOptions(round=6, max_shots=40))
     assert (
         games[0].frame.result is not None and games[0].frame.result.reason is EndReason.SECOND_FOUL

@@ -25,7 +25,7 @@ from kinghill.experiments.records.store import (
     record_path,
 )
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import MatchOptions
 
 OPTIONS = MatchOptions(max_shots=60)
 

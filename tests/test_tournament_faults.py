@@ -16,7 +16,7 @@ import pytest
 
 from kinghill.envs import FrameView
 from kinghill.envs.rules import Decision
-from kinghill.experiments.tournaments.tournament import FrameRecord
+from kinghill.experiments.tournaments.frames import FrameRecord
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/environ").exists(), reason="finds processes through /proc"

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.frames import FrameRecord
 from kinghill.experiments.tournaments.report import build_report, write_report
 from kinghill.experiments.tournaments.stats import wilson_interval
-from kinghill.experiments.tournaments.tournament import FrameRecord, TournamentConfig
 
 CONFIG = TournamentConfig(("a", "b"), frames=4)
 

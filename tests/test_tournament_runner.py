@@ -13,14 +13,12 @@ import numpy as np
 import pytest
 
 from kinghill.experiments import cli
-from kinghill.experiments.tournaments.tournament import (
-    FrameRecord,
-    MatchOptions,
-    TournamentConfig,
-    TournamentError,
-    in_worker_processes,
-    run_tournament,
-)
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import FrameRecord
+from kinghill.experiments.tournaments.options import MatchOptions
+from kinghill.experiments.tournaments.round_robin import run_tournament
+from kinghill.experiments.tournaments.runners import in_worker_processes
 
 STRENGTH = {"weak": -1.0, "mid": 0.0, "strong": 1.5}
 """Hidden strengths of the synthetic agents (logistic win probability on the difference)."""
@@ -169,7 +167,12 @@ def tournament_command(out: Path, jobs: int) -> list[str]:
     ]
 
 
-TESTS_ON_PATH = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+TESTS_ON_PATH = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")])
+    ),
+}
 
 
 def start_and_wait_for_frames(command: list[str], log: Path, frames: int) -> subprocess.Popen:
@@ -322,7 +325,7 @@ def test_cli_mounts_only_subcommands_that_import(
     modules = ("kinghill.experiments.no_such_command", "broken_subcommand")
     monkeypatch.setattr(
         "kinghill.experiments.cli.app.SUBCOMMAND_MODULES",
-        (*modules, "kinghill.experiments.tournaments.tournament"),
+        (*modules, "kinghill.experiments.cli.tournament"),
     )
     assert cli.main(["--help"]) == 0
     help_text = capsys.readouterr().out
@@ -367,8 +370,8 @@ def test_ray_cancels_the_frames_left_when_the_run_stops(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
     import functools
 
+    from kinghill.experiments.tournaments.frames import play_task
     from kinghill.experiments.tournaments.ray_runner import on_ray
-    from kinghill.experiments.tournaments.tournament import play_task
 
     starts = tmp_path / "starts"
     starts.mkdir()

@@ -41,7 +41,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.play",
     "kinghill.experiments.training.train",
     "kinghill.experiments.training.value_training",
-    "kinghill.experiments.tournaments.tournament",
+    "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
     "kinghill.experiments.bench.physics",

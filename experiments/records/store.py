@@ -20,7 +20,7 @@ from pathlib import Path
 from kinghill.envs import Action, Decided, FrameView, ShotAction
 from kinghill.envs.rules import Call, Decision, Frame, FrameResult, Ruling
 from kinghill.experiments.records import codec
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import MatchOptions
 from kinghill.physics import BREAK_BALL, Event, Shot, ShotResult, TableSpec, TableState, simulate
 
 RECORDS_DIR = "records"

@@ -14,22 +14,21 @@ from __future__ import annotations
 
 import pickle
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from kinghill.agents import AgentSpecError
 from kinghill.envs import Agent, Answer, Decided, FrameView, Game, ask
 from kinghill.envs.rules import ShotClock
-from kinghill.experiments.records.store import FrameRecorder, write_frame
-from kinghill.experiments.tournaments.agent_process import seat_processes
-from kinghill.experiments.tournaments.tournament import (
-    DEFAULT_DECISION_CAP,
-    FrameRecord,
-    MatchOptions,
-)
+from kinghill.experiments.records.store import FrameRecorder, FrameShots, write_frame
+from kinghill.experiments.tournaments.agent_process import AgentStartError, seat_processes
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import FrameRecord
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, MatchOptions
 from kinghill.physics import NoiseModel
 
 
@@ -164,7 +163,7 @@ def play_frame(
     """Play one frame: ``agent_a`` in seat 0 breaks; deterministic given ``seed`` (agents and the
     table's noise are seeded from it) unless an agent decides by wall time. Each agent decides
     in its own process (:func:`seat_processes`, kept for the next frames), so that one that
-    never returns is cut off and charged by the rules.
+    never returns is cut off and charged by the rules. The frame player of tournaments.
 
     :param build: makes an agent from its name and seed (default: :func:`make_agent`, specs).
         It is sent to the agent processes; one that cannot be pickled (a closure, a local
@@ -172,21 +171,19 @@ def play_frame(
     :param record: a folder to write the frame's shot record in (:mod:`records`), or None.
     :param frame_index: the frame's index, naming its record.
     """
-    game_seed, seed_a, seed_b = seeds(seed)
+    _, seed_a, seed_b = seeds(seed)
     seats = seated(((agent_a, seed_a), (agent_b, seed_b)), build)
-    game = new_game(options)
-    game.reset(seed=game_seed, breaker=0)
     start = time.perf_counter()
-    tally, shooter = _Tally.zero(), None
-    recorder = FrameRecorder(frame_index, seed, (agent_a, agent_b), options)
-    before = game.view()
-    for decided in play_out(game, seats, options.decision_cap):
-        shooter = tally.add(decided, shooter)
-        recorder.add(before, decided)
-        before = game.view()
+    tally = _Tally.zero()
+    shooter: list[int | None] = [None]
+
+    def count(before: FrameView, decided: Decided, after: FrameView) -> None:
+        shooter[0] = tally.add(decided, shooter[0])
+
+    game, shots = _play(seats, (agent_a, agent_b), seed, options, frame_index, None, count)
     frame = game.frame
     if record is not None:
-        write_frame(record, recorder.finish(game.state, frame))
+        write_frame(record, shots)
     return FrameRecord(
         agents=(agent_a, agent_b),
         seed=seed,
@@ -204,6 +201,76 @@ def play_frame(
         decisions=_pair(tally.decisions),
         thinking=(tally.thinking[0], tally.thinking[1]),
     )
+
+
+Watcher = Callable[[FrameView, Decided, FrameView], None]
+"""Called with every settled decision as the frame goes on, between the view it was made from
+and the view after it (the table settled, spotting done)."""
+
+
+def play_watched(
+    agent_a: str,
+    agent_b: str,
+    seed: int = 0,
+    options: MatchOptions | None = None,
+    *,
+    here: Mapping[str, Agent] | None = None,
+    watch: Watcher | None = None,
+    trajectory_fps: float | None = None,
+) -> FrameShots:
+    """Play one frame to be watched (what ``kinghill play`` runs) and return its shot record:
+    every decision, the final table and the result. ``agent_a`` in seat 0 breaks; the agents
+    and the table's noise are seeded from ``seed`` as in :func:`play_frame`.
+
+    :param options: how the frame is played (default: :class:`MatchOptions`'s defaults).
+    :param here: agents by name that decide in this process, never cut off (a person at a
+        window, :class:`~kinghill.agents.human.HumanSeat`); every other name is an agent spec
+        built in an agent process of its own.
+    :param watch: called with each decision as it is settled (commentary, a window).
+    :param trajectory_fps: sample each shot's ball paths this many times a simulated second
+        (for an animation or a replay); None keeps none.
+    :raises TournamentError: an agent that cannot be built (``agent_a`` or ``agent_b``).
+    """
+    here = here or {}
+    options = options or MatchOptions()
+    names = (agent_a, agent_b)
+    seats: list[Seat] = []
+    for process, name, agent_seed, parameter in zip(
+        seat_processes(), names, seeds(seed)[1:], ("agent_a", "agent_b"), strict=True
+    ):
+        if name in here:
+            seats.append(InProcessSeat(here[name]))
+            continue
+        try:
+            process.build(name, agent_seed)
+        except (AgentSpecError, AgentStartError, OSError) as error:
+            raise TournamentError(str(error), parameter) from None
+        seats.append(process)
+    return _play(seats, names, seed, options, 0, trajectory_fps, watch)[1]
+
+
+def _play(
+    seats: Sequence[Seat],
+    names: tuple[str, str],
+    seed: int,
+    options: MatchOptions,
+    frame_index: int,
+    trajectory_fps: float | None,
+    watch: Watcher | None,
+) -> tuple[Game, FrameShots]:
+    """Play the frame of ``seed`` in ``seats`` to its end, recording every decision and showing
+    it to ``watch``; the game at the end and the frame's shot record."""
+    game = new_game(options, trajectory_fps)
+    game.reset(seed=seeds(seed)[0], breaker=0)
+    recorder = FrameRecorder(frame_index, seed, names, options)
+    before = game.view()
+    for decided in play_out(game, seats, options.decision_cap):
+        recorder.add(before, decided)
+        after = game.view()
+        if watch is not None:
+            watch(before, decided, after)
+        before = after
+    return game, recorder.finish(game.state, game.frame)
 
 
 def _pair(values: list[int]) -> tuple[int, int]:

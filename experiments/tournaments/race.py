@@ -14,12 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kinghill.experiments.tournaments.tournament import (
-    FrameRecord,
-    FrameTask,
-    TournamentError,
-    frame_seed,
-)
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import FrameRecord, FrameTask, frame_seed
 
 FRAMES_PER_RACE = 3
 """A match of a race to N ends after at most this many times N frames (drawn frames)."""
@@ -62,10 +58,10 @@ class Match:
 
     def __post_init__(self) -> None:
         if self.race < 1:
-            raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "--race")
+            raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "race")
         if self.agents[0] == self.agents[1]:
             raise TournamentError(
-                f"a match needs two different agents, got {self.agents}", "--agents"
+                f"a match needs two different agents, got {self.agents}", "agents"
             )
 
     @property
@@ -95,10 +91,10 @@ class Match:
                 task.agents,
                 task.seed,
             ):
-                raise TournamentError(f"frame {record.frame} is not frame {k} of {self}", "--out")
+                raise TournamentError(f"frame {record.frame} is not frame {k} of {self}", "out")
             if winner is not None:
                 raise TournamentError(
-                    f"frame {record.frame} was played after {self} was won", "--out"
+                    f"frame {record.frame} was played after {self} was won", "out"
                 )
             for seat, name in enumerate(record.agents):
                 side = self.agents.index(name)

@@ -10,8 +10,11 @@ from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from kinghill.experiments.tournaments.errors import TournamentError
+
 if TYPE_CHECKING:
-    from kinghill.experiments.tournaments.tournament import FrameRecord, FrameRunner, FrameTask
+    from kinghill.experiments.tournaments.frames import FrameRecord, FrameTask
+    from kinghill.experiments.tournaments.runners import FrameRunner
 
 
 def import_ray() -> ModuleType:
@@ -19,10 +22,8 @@ def import_ray() -> ModuleType:
     try:
         import ray
     except ImportError:
-        from kinghill.experiments.tournaments.tournament import TournamentError
-
         raise TournamentError(
-            "--ray needs Ray: pip install 'kinghill[ray]' (or pip install 'ray[default]')"
+            "needs Ray: pip install 'kinghill[ray]' (or pip install 'ray[default]')", "ray"
         ) from None
     return ray
 

@@ -21,7 +21,8 @@ from kinghill.experiments.tournaments.stats import (
 )
 
 if TYPE_CHECKING:
-    from kinghill.experiments.tournaments.tournament import FrameRecord, TournamentConfig
+    from kinghill.experiments.tournaments.config import TournamentConfig
+    from kinghill.experiments.tournaments.frames import FrameRecord
 
 
 @dataclass(frozen=True)
