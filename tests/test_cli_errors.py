@@ -15,14 +15,14 @@ import pytest
 
 from kinghill.experiments import cli
 from kinghill.experiments.tournaments.config import TournamentConfig
-from kinghill.experiments.tournaments.frames import FrameRecord
-from kinghill.experiments.tournaments.options import MatchOptions
+from kinghill.experiments.tournaments.frames import FrameOutcome
+from kinghill.experiments.tournaments.options import FrameOptions
 
 FAST = ["--max-shots", "3", "--no-noise"]
 """Options that make a real frame short."""
 
 
-def killed_play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+def killed_play_frame(agent_a: str, agent_b: str, seed: int, options: FrameOptions) -> FrameOutcome:
     """A frame player whose worker process is killed, as by the OOM killer."""
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")

@@ -14,7 +14,7 @@ from test_interrupted_runs import uneven_play_frame
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FrameLog
-from kinghill.experiments.tournaments.frames import FrameRecord
+from kinghill.experiments.tournaments.frames import FrameOutcome
 from kinghill.experiments.tournaments.knockout import (
     KnockoutConfig,
     knockout_state,
@@ -61,7 +61,7 @@ def test_frames_out_of_order_with_gaps_resume_to_the_uninterrupted_log(
     two workers can leave; a round robin may lose any frame."""
     config, full = case
     if isinstance(config, KnockoutConfig):
-        kept = [line for line in full if FrameRecord.from_json(line).frame in (1, 2, 9, 11)]
+        kept = [line for line in full if FrameOutcome.from_json(line).frame in (1, 2, 9, 11)]
         assert len(kept) == 4
     else:
         kept = full[1::2]
@@ -72,7 +72,7 @@ def test_a_knockout_frame_logged_after_a_lost_one_is_kept(tmp_path: Path) -> Non
     """Two workers: frame 1 of the first match logged, frame 0 lost. The state keeps frame 1
     and asks for frame 0 again; nothing of a later match is asked for."""
     full = complete(KNOCKOUT, tmp_path / "full")
-    first = [FrameRecord.from_json(line) for line in full[:2]]
+    first = [FrameOutcome.from_json(line) for line in full[:2]]
     assert [r.frame for r in first] == [0, 1]
     state = knockout_state(KNOCKOUT, [first[1]])
     assert 0 in {task.frame for task in state.pending}
@@ -106,7 +106,7 @@ def test_a_log_written_before_the_split_resumes(tmp_path: Path) -> None:
 
 
 def test_a_knockout_log_that_does_not_fit_is_refused_naming_the_frame(tmp_path: Path) -> None:
-    full = [FrameRecord.from_json(line) for line in complete(KNOCKOUT, tmp_path)]
+    full = [FrameOutcome.from_json(line) for line in complete(KNOCKOUT, tmp_path)]
     first_match = [r for r in full if r.frame < KNOCKOUT.max_frames]
     race = KNOCKOUT.match(knockout_state(KNOCKOUT, full).rounds[0][0])
     task = race.task(len(first_match))
@@ -126,7 +126,7 @@ def test_a_knockout_log_that_does_not_fit_is_refused_naming_the_frame(tmp_path: 
 
 def test_a_round_robin_frame_of_another_tournament_is_refused(tmp_path: Path) -> None:
     full = complete(ROUND_ROBIN, tmp_path / "full")
-    foreign = FrameRecord.from_json(full[2])
+    foreign = FrameOutcome.from_json(full[2])
     foreign = replace(foreign, seed=foreign.seed + 1)
     FrameLog(tmp_path / "other").claim(ROUND_ROBIN)
     (tmp_path / "other" / "frames.jsonl").write_text(full[0] + "\n" + foreign.to_json() + "\n")

@@ -24,9 +24,9 @@ import numpy as np
 import pytest
 
 from kinghill.experiments.tournaments.config import TournamentConfig
-from kinghill.experiments.tournaments.frames import FrameRecord
+from kinghill.experiments.tournaments.frames import FrameOutcome
 from kinghill.experiments.tournaments.knockout import KnockoutConfig, run_knockout
-from kinghill.experiments.tournaments.options import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.experiments.tournaments.round_robin import run_tournament
 
 STRENGTH = {
@@ -53,7 +53,7 @@ ENV = {
 }
 
 
-def uneven_play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+def uneven_play_frame(agent_a: str, agent_b: str, seed: int, options: FrameOptions) -> FrameOutcome:
     """A seeded stand-in for a frame, slow (0.2 s) when the stronger agent breaks, else fast
     (0.02 s): the first frame of a knockout match (the higher seed breaks it) is still in play
     when a second worker has logged the next, so an interruption then loses the earlier one."""
@@ -61,7 +61,7 @@ def uneven_play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptio
     rng = np.random.default_rng(seed)
     p_breaker = 1 / (1 + math.exp(STRENGTH[agent_b] - STRENGTH[agent_a] - 0.2))
     winner = None if rng.random() < 0.1 else int(rng.random() >= p_breaker)
-    return FrameRecord(
+    return FrameOutcome(
         agents=(agent_a, agent_b),
         seed=seed,
         winner=winner,
@@ -168,3 +168,17 @@ def test_interrupted_then_resumed_gives_the_uninterrupted_log(
     done = subprocess.run(argv, env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "frames.jsonl").read_text().splitlines() == uninterrupted[form]
+
+
+@pytest.mark.slow
+def test_interrupted_on_ray_then_resumed_gives_the_uninterrupted_log(
+    tmp_path: Path, uninterrupted: dict[str, list[str]]
+) -> None:
+    """The round robin on a local Ray instance: Ctrl-C (SIGINT) at a random moment, then the
+    same command to its end (Ray takes tens of seconds to start, hence slow)."""
+    pytest.importorskip("ray")
+    argv = [*command("round-robin", 1, tmp_path), "--ray", "local"]
+    interrupt(argv, tmp_path / "frames.jsonl", "SIGINT", random.Random("ray"))
+    done = subprocess.run(argv, env=ENV, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "frames.jsonl").read_text().splitlines() == uninterrupted["round-robin"]

@@ -13,7 +13,7 @@ from kinghill.experiments.cli.app import CommandError
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.knockout import KnockoutConfig
-from kinghill.experiments.tournaments.options import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 
 LIBRARIES = [
     Path(tournaments.__file__).parent,
@@ -43,8 +43,8 @@ def test_errors_name_parameters_and_are_no_usage_errors() -> None:
         (lambda: TournamentConfig(("a",), 2), "agents"),
         (lambda: TournamentConfig(("a", "b"), 3), "frames"),
         (lambda: KnockoutConfig(("a", "b"), race=0), "race"),
-        (lambda: MatchOptions(max_shots=0), "max_shots"),
-        (lambda: KnockoutConfig(("a", "b"), options=MatchOptions(round=3)), "round"),
+        (lambda: FrameOptions(max_shots=0), "max_shots"),
+        (lambda: KnockoutConfig(("a", "b"), options=FrameOptions(round=3)), "round"),
     ]
     for make, parameter in cases:
         with pytest.raises(TournamentError) as caught:

@@ -8,7 +8,7 @@ import argparse
 
 from kinghill.experiments.cli.app import UsageError, positive_float, positive_int
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, MatchOptions
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
 
 POSITIONALS = {"agent_a": "A", "agent_b": "B"}
 """Parameters that the command line takes as positionals, by their metavar."""
@@ -16,7 +16,7 @@ POSITIONALS = {"agent_a": "A", "agent_b": "B"}
 
 def add_frame_options(parser: argparse.ArgumentParser) -> None:
     """The ``--round``, ``--noise/--no-noise``, ``--max-shots`` and ``--decision-cap`` options
-    (the fields of :class:`~kinghill.experiments.tournaments.options.MatchOptions`)."""
+    (the fields of :class:`~kinghill.experiments.tournaments.options.FrameOptions`)."""
     parser.add_argument(
         "--round",
         type=positive_int,
@@ -48,9 +48,9 @@ def add_frame_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def frame_options(args: argparse.Namespace) -> MatchOptions:
+def frame_options(args: argparse.Namespace) -> FrameOptions:
     """The frame options given by :func:`add_frame_options`."""
-    return MatchOptions(
+    return FrameOptions(
         round=args.round,
         noise=args.noise,
         max_shots=args.max_shots,

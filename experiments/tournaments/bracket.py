@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.race import MatchScore
+from kinghill.experiments.tournaments.race import RaceScore
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Slot:
     index: int
     agents: tuple[str | None, str | None]
     bye: bool = False
-    score: MatchScore | None = None
+    score: RaceScore | None = None
 
     @property
     def winner(self) -> str | None:
@@ -43,7 +43,7 @@ class Slot:
         return not self.bye and None not in self.agents and self.winner is None
 
 
-Results = Callable[[Slot], MatchScore]
+Results = Callable[[Slot], RaceScore]
 """The score of a set match (both entrants known), from whatever has been played of it."""
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from kinghill.experiments.tournaments.errors import TournamentError, is_count
 from kinghill.experiments.tournaments.frames import FrameTask, frame_seed
 from kinghill.experiments.tournaments.json_fields import from_json_object
-from kinghill.experiments.tournaments.options import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 
 DEFAULT_FRAMES = 20
 ROUND_ROBIN = "round-robin"
@@ -24,7 +24,7 @@ class TournamentConfig:
     agents: tuple[str, ...]
     frames: int
     seed: int = 0
-    options: MatchOptions = field(default_factory=MatchOptions)
+    options: FrameOptions = field(default_factory=FrameOptions)
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):

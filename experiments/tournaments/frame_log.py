@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from kinghill.experiments.tournaments.config import ROUND_ROBIN, TournamentConfig
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.frames import FrameRecord, FrameTask
+from kinghill.experiments.tournaments.frames import FrameOutcome, FrameTask
 from kinghill.experiments.tournaments.runners import FrameRunner
 
 CONFIG_FILE = "tournament.json"
@@ -113,9 +113,9 @@ class FrameLog:
         except ValueError as error:
             raise self.not_a_config(error) from None
 
-    def read(self, schedule: Sequence[FrameTask]) -> dict[int, FrameRecord]:
+    def read(self, schedule: Sequence[FrameTask]) -> dict[int, FrameOutcome]:
         """Frames played so far, checked against the schedule."""
-        records: dict[int, FrameRecord] = {}
+        records: dict[int, FrameOutcome] = {}
         for number, record in enumerate(self.records(), start=1):
             task = schedule[record.frame] if 0 <= record.frame < len(schedule) else None
             if task is None or (task.agents, task.seed) != (record.agents, record.seed):
@@ -125,7 +125,7 @@ class FrameLog:
             records[record.frame] = record
         return records
 
-    def records(self) -> list[FrameRecord]:
+    def records(self) -> list[FrameOutcome]:
         """Frames played so far, in file order, each index once; the caller checks them
         against its schedule. A last line cut short by an interruption is dropped (the file is
         truncated to the last whole line); the frame is simply played again.
@@ -139,12 +139,12 @@ class FrameLog:
         if len(whole) != len(data):
             with open(self.frames_path, "r+b") as handle:
                 handle.truncate(len(whole))
-        records: list[FrameRecord] = []
+        records: list[FrameOutcome] = []
         seen: set[int] = set()
         for number, line in enumerate(whole.splitlines(), start=1):
             where = f"{self.frames_path}:{number}"
             try:
-                record = FrameRecord.from_json(line)
+                record = FrameOutcome.from_json(line)
             except ValueError as error:  # UnicodeDecodeError and JSONDecodeError included
                 raise TournamentError(f"{where}: bad record ({error})", "out") from None
             if record.frame in seen:
@@ -153,14 +153,14 @@ class FrameLog:
             records.append(record)
         return records
 
-    def append(self, record: FrameRecord) -> None:
+    def append(self, record: FrameOutcome) -> None:
         """Add one frame durably (flush and fsync), so an interruption loses nothing."""
         with open(self.frames_path, "a", encoding="utf-8") as handle:
             handle.write(record.to_json() + "\n")
             handle.flush()
             os.fsync(handle.fileno())
 
-    def rewrite(self, records: Iterable[FrameRecord]) -> None:
+    def rewrite(self, records: Iterable[FrameOutcome]) -> None:
         """Replace the log atomically by ``records`` (used to store frames in index order)."""
         write_durably(self.frames_path, "".join(r.to_json() + "\n" for r in records))
 
@@ -177,12 +177,12 @@ def write_durably(path: Path, text: str) -> None:
 
 def play_into(
     log: FrameLog,
-    play: Callable[[FrameTask], FrameRecord],
-    needed: Callable[[Mapping[int, FrameRecord]], Sequence[FrameTask]],
+    play: Callable[[FrameTask], FrameOutcome],
+    needed: Callable[[Mapping[int, FrameOutcome]], Sequence[FrameTask]],
     runner: FrameRunner,
     progress: bool | None = None,
     describe: Callable[[Sequence[FrameTask]], str] | None = None,
-) -> dict[int, FrameRecord]:
+) -> dict[int, FrameOutcome]:
     """Play into ``log`` every frame still ``needed``, wave after wave, and return all frames
     logged, by index; the log is then rewritten in index order.
 

@@ -4,6 +4,7 @@ produced, and the frame player protocol that turns one into the other."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Protocol
 
@@ -11,11 +12,11 @@ import numpy as np
 
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.json_fields import from_json_object
-from kinghill.experiments.tournaments.options import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 
 
 @dataclass(frozen=True)
-class FrameRecord:
+class FrameOutcome:
     """What one frame produced; per-seat pairs are (seat 0 = breaker, seat 1).
 
     The runner sets ``frame`` (the tournament frame index); a frame player may leave it at -1.
@@ -47,7 +48,7 @@ class FrameRecord:
         return json.dumps(asdict(self))
 
     @classmethod
-    def from_json(cls, line: str | bytes) -> FrameRecord:
+    def from_json(cls, line: str | bytes) -> FrameOutcome:
         """Inverse of :meth:`to_json`.
 
         :raises ValueError: the line is not a frame record (the message says which field).
@@ -58,12 +59,41 @@ class FrameRecord:
         return record
 
 
+SEAT_FIELDS = (
+    "fouls",
+    "visits",
+    "whites_potted",
+    "colour_attempts",
+    "colour_pots",
+    "time_fouls",
+    "errors",
+    "extensions",
+    "decisions",
+    "thinking",
+)
+"""The per-seat pairs of a :class:`FrameOutcome` (seat 0, seat 1)."""
+
+
+def seat_totals(outcomes: Iterable[FrameOutcome], agents: Sequence[str]) -> dict[str, list[float]]:
+    """Each per-seat count of ``outcomes`` (:data:`SEAT_FIELDS`) summed per agent, whichever
+    seat it sat in: ``totals[field][i]`` is ``agents[i]``'s; counts stay ints, ``thinking`` is
+    seconds."""
+    index = {name: i for i, name in enumerate(agents)}
+    totals: dict[str, list[float]] = {field: [0] * len(agents) for field in SEAT_FIELDS}
+    for outcome in outcomes:
+        for seat, name in enumerate(outcome.agents):
+            side = index[name]
+            for field in SEAT_FIELDS:
+                totals[field][side] += getattr(outcome, field)[seat]
+    return totals
+
+
 class FramePlayer(Protocol):
     """Plays one frame between two registry agents; ``agent_a`` sits in seat 0 and breaks."""
 
     def __call__(
-        self, agent_a: str, agent_b: str, seed: int, options: MatchOptions
-    ) -> FrameRecord: ...
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome: ...
 
 
 @dataclass(frozen=True)
@@ -81,7 +111,7 @@ def frame_seed(tournament_seed: int, frame: int) -> int:
     return int(state[0]) << 31 | int(state[1]) >> 1
 
 
-def play_task(player: FramePlayer, options: MatchOptions, task: FrameTask) -> FrameRecord:
+def play_task(player: FramePlayer, options: FrameOptions, task: FrameTask) -> FrameOutcome:
     """Play one scheduled frame and stamp it with its index (runs in any worker)."""
     record = player(task.agents[0], task.agents[1], task.seed, options)
     if (record.agents, record.seed) != (task.agents, task.seed):

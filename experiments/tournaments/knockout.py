@@ -22,15 +22,15 @@ from kinghill.experiments.tournaments.bracket import Slot, bracket, bracket_size
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frames import (
+    FrameOutcome,
     FramePlayer,
-    FrameRecord,
     FrameTask,
     frame_seed,
     play_task,
 )
 from kinghill.experiments.tournaments.json_fields import from_json_object
-from kinghill.experiments.tournaments.options import MatchOptions
-from kinghill.experiments.tournaments.race import Match, MatchScore
+from kinghill.experiments.tournaments.options import FrameOptions
+from kinghill.experiments.tournaments.race import Race, RaceScore
 from kinghill.experiments.tournaments.runners import FrameRunner, in_process
 
 FORMAT = "knockout"
@@ -55,7 +55,7 @@ class KnockoutConfig:
     seed: int = 0
     clock: bool = True
     first_round: int = 1
-    options: MatchOptions = field(default_factory=MatchOptions)
+    options: FrameOptions = field(default_factory=FrameOptions)
     seeding: str = "order"
 
     def __post_init__(self) -> None:
@@ -80,13 +80,13 @@ class KnockoutConfig:
     @property
     def max_frames(self) -> int:
         """Frames reserved in the log for each match."""
-        return Match(("a", "b"), self.race, 0).max_frames
+        return Race(("a", "b"), self.race, 0).max_frames
 
     def tournament_round(self, bracket_round: int) -> int:
         """The section-12 round number of a bracket round."""
         return self.first_round + bracket_round - 1
 
-    def round_options(self, bracket_round: int) -> MatchOptions:
+    def round_options(self, bracket_round: int) -> FrameOptions:
         """How the frames of a bracket round are played: its clock, or none (12.1)."""
         clocked = self.tournament_round(bracket_round) if self.clock else None
         return replace(self.options, round=clocked)
@@ -97,13 +97,13 @@ class KnockoutConfig:
             return None
         return ShotClock(round=self.tournament_round(bracket_round)).limit
 
-    def match(self, slot: Slot) -> Match:
+    def match(self, slot: Slot) -> Race:
         """The match of a set slot, with its place in the frame log and its seed."""
         a, b = slot.agents
         if a is None or b is None:
             raise ValueError(f"slot {slot.round}.{slot.index} is not set")
         number = self._slot_number(slot.round, slot.index)
-        return Match((a, b), self.race, frame_seed(self.seed, number), number * self.max_frames)
+        return Race((a, b), self.race, frame_seed(self.seed, number), number * self.max_frames)
 
     def round_of_frame(self, frame: int) -> int:
         """The bracket round of the frame at index ``frame`` of the log."""
@@ -149,7 +149,7 @@ class KnockoutState:
 
 
 def knockout_state(
-    config: KnockoutConfig, records: Sequence[FrameRecord] | Mapping[int, FrameRecord]
+    config: KnockoutConfig, records: Sequence[FrameOutcome] | Mapping[int, FrameOutcome]
 ) -> KnockoutState:
     """The bracket that ``records`` decide, and the frames to play next: for every set match not
     yet decided, the frames it will certainly play that are not recorded.
@@ -164,7 +164,7 @@ def knockout_state(
     used: set[int] = set()
     pending: list[FrameTask] = []
 
-    def results(slot: Slot) -> MatchScore:
+    def results(slot: Slot) -> RaceScore:
         match = config.match(slot)
         played = []
         for k in range(match.max_frames):
@@ -202,7 +202,7 @@ class _RoundPlayer:
     config: KnockoutConfig
     player: FramePlayer
 
-    def __call__(self, task: FrameTask) -> FrameRecord:
+    def __call__(self, task: FrameTask) -> FrameOutcome:
         options = self.config.round_options(self.config.round_of_frame(task.frame))
         return play_task(self.player, options, task)
 
@@ -222,7 +222,7 @@ def run_knockout(
     log = FrameLog(out)
     log.claim(config)
 
-    def needed(records: Mapping[int, FrameRecord]) -> list[FrameTask]:
+    def needed(records: Mapping[int, FrameOutcome]) -> list[FrameTask]:
         return knockout_state(config, records).pending
 
     def describe(tasks: Sequence[FrameTask]) -> str:

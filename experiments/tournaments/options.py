@@ -1,5 +1,5 @@
-"""How every frame of a tournament is played: the clock's round, noise, the shot limit and the
-cap on untimed decisions."""
+"""How every frame of a tournament (or one played alone) is played: the clock's round, noise,
+the shot limit and the cap on untimed decisions."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ DEFAULT_DECISION_CAP = 50.0
 
 
 @dataclass(frozen=True)
-class MatchOptions:
+class FrameOptions:
     """How every frame of a tournament is played.
 
     :param round: tournament round for the section-12 clock (12.2: no clock in rounds 1-2);
@@ -49,3 +49,8 @@ class MatchOptions:
                 f"must be a positive number of seconds (got {self.decision_cap!r})",
                 "decision_cap",
             )
+
+
+MatchOptions = FrameOptions
+"""The name :class:`FrameOptions` had before (the README's knockout example imports it); kept
+for scripts."""

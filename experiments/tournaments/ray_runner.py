@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kinghill.experiments.tournaments.errors import TournamentError
 
 if TYPE_CHECKING:
-    from kinghill.experiments.tournaments.frames import FrameRecord, FrameTask
+    from kinghill.experiments.tournaments.frames import FrameOutcome, FrameTask
     from kinghill.experiments.tournaments.runners import FrameRunner
 
 
@@ -39,8 +39,8 @@ def on_ray(address: str) -> FrameRunner:
     ray = import_ray()
 
     def run(
-        play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
-    ) -> Iterator[FrameRecord]:
+        play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
+    ) -> Iterator[FrameOutcome]:
         started_here = not ray.is_initialized()
         if started_here:
             ray.init(address=None if address == "local" else address, log_to_driver=False)
@@ -63,6 +63,6 @@ def on_ray(address: str) -> FrameRunner:
     return run
 
 
-def _play(play: Callable[[FrameTask], FrameRecord], task: FrameTask) -> FrameRecord:
+def _play(play: Callable[[FrameTask], FrameOutcome], task: FrameTask) -> FrameOutcome:
     """The Ray task: play one frame (a plain function, as ``ray.remote`` wants)."""
     return play(task)

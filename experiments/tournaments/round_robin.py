@@ -23,8 +23,8 @@ from kinghill.envs import Agent
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.frames import FramePlayer, FrameRecord, FrameTask, play_task
-from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, MatchOptions
+from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask, play_task
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
 from kinghill.experiments.tournaments.report import Report, build_report, save_report
 from kinghill.experiments.tournaments.runners import (
     FrameRunner,
@@ -90,7 +90,9 @@ class Lineup:
     def build(self, name: str, seed: int) -> Agent:
         return self.makers[name](seed)
 
-    def __call__(self, agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome:
         return play_frame(
             agent_a,
             agent_b,
@@ -108,7 +110,7 @@ def run_tournament(
     player: FramePlayer,
     runner: FrameRunner = in_process,
     progress: bool | None = None,
-) -> list[FrameRecord]:
+) -> list[FrameOutcome]:
     """Play (or resume) the round robin ``config`` in the folder ``out`` with ``player`` and
     return all its frames in index order; frames already in ``out``'s log are not played again.
     :func:`evaluate` wraps it (agents built by name, the report written).
@@ -122,7 +124,7 @@ def run_tournament(
     schedule = config.schedule()
     log.read(schedule)  # every logged frame checked against the schedule, by its line
 
-    def missing(played: Mapping[int, FrameRecord]) -> list[FrameTask]:
+    def missing(played: Mapping[int, FrameOutcome]) -> list[FrameTask]:
         return [task for task in schedule if task.frame not in played]
 
     play = functools.partial(play_task, player, config.options)
@@ -193,7 +195,7 @@ def evaluate(
     :param round: the section-12 clock as in this round (None: no clock).
     :param max_shots: shots after which a frame is truncated, a draw.
     :param decision_cap: seconds after which an untimed decision is cut off and charged as
-        none (:class:`MatchOptions`); agents decide in processes of their own so that this
+        none (:class:`FrameOptions`); agents decide in processes of their own so that this
         and the clock's limits hold (:mod:`kinghill.experiments.tournaments.agent_process`).
     :param out: keep the frame log, report files and records in this folder; an existing one
         is resumed (same settings only). None plays in a temporary folder.
@@ -210,7 +212,7 @@ def evaluate(
     """
     if record and out is None:
         raise ValueError("record=True needs out=, the folder to keep the records in")
-    options = MatchOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
+    options = FrameOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
     if player is None:

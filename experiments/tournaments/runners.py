@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.frames import FramePlayer, FrameRecord, FrameTask
+from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask
 from kinghill.experiments.tournaments.lifeline import follow_parent
 
 DEFAULT_PLAYER = "kinghill.experiments.tournaments.frame_player:play_frame"
@@ -22,14 +22,14 @@ MOVED_PLAYERS = {"kinghill.experiments.match:play_frame": DEFAULT_PLAYER}
 
 
 FrameRunner = Callable[
-    [Callable[[FrameTask], FrameRecord], Sequence[FrameTask]], Iterator[FrameRecord]
+    [Callable[[FrameTask], FrameOutcome], Sequence[FrameTask]], Iterator[FrameOutcome]
 ]
 """Plays tasks with a picklable play function and yields records as frames end."""
 
 
 def in_process(
-    play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
-) -> Iterator[FrameRecord]:
+    play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
+) -> Iterator[FrameOutcome]:
     """Play the frames one after the other in this process."""
     return map(play, tasks)
 
@@ -45,8 +45,8 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     """
 
     def run(
-        play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
-    ) -> Iterator[FrameRecord]:
+        play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
+    ) -> Iterator[FrameOutcome]:
         context = multiprocessing.get_context("spawn")
         from_main_thread = threading.current_thread() is threading.main_thread()
         pool = concurrent.futures.ProcessPoolExecutor(
