@@ -127,10 +127,13 @@ def lines(log: Path) -> int:
     return len(log.read_bytes().splitlines()) if log.exists() else 0
 
 
-def interrupt(argv: list[str], log: Path, how: str, rng: random.Random) -> None:
+def interrupt(
+    argv: list[str], log: Path, how: str, rng: random.Random, deaths: tuple[int, ...] = ()
+) -> None:
     """Run ``argv`` in a session of its own and interrupt it at a random moment once it has
     logged one to three more frames: SIGKILL to the whole process group (workers included), or
-    SIGTERM / SIGINT to the command. It may finish first."""
+    SIGTERM / SIGINT to the command. It may finish first; ``deaths``: further exit statuses
+    allowed."""
     process = subprocess.Popen(
         argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     )
@@ -151,7 +154,8 @@ def interrupt(argv: list[str], log: Path, how: str, rng: random.Random) -> None:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     # 130: stopped by the command's own handler; a signal's death: before the handler was set
-    assert process.returncode in (0, 130, -signal.SIGKILL, -signal.SIGTERM, -signal.SIGINT), stderr
+    allowed = (0, 130, -signal.SIGKILL, -signal.SIGTERM, -signal.SIGINT, *deaths)
+    assert process.returncode in allowed, stderr
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -175,10 +179,13 @@ def test_interrupted_on_ray_then_resumed_gives_the_uninterrupted_log(
     tmp_path: Path, uninterrupted: dict[str, list[str]]
 ) -> None:
     """The round robin on a local Ray instance: Ctrl-C (SIGINT) at a random moment, then the
-    same command to its end (Ray takes tens of seconds to start, hence slow)."""
+    same command to its end (Ray takes tens of seconds to start, hence slow). Ray 2.x may
+    abort while its tasks are cancelled ("Tried to complete task that was not pending"): the
+    log must resume all the same."""
     pytest.importorskip("ray")
     argv = [*command("round-robin", 1, tmp_path), "--ray", "local"]
-    interrupt(argv, tmp_path / "frames.jsonl", "SIGINT", random.Random("ray"))
+    log = tmp_path / "frames.jsonl"
+    interrupt(argv, log, "SIGINT", random.Random("ray"), deaths=(-signal.SIGABRT,))
     done = subprocess.run(argv, env=ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "frames.jsonl").read_text().splitlines() == uninterrupted["round-robin"]
