@@ -10,6 +10,7 @@ import pytest
 from physics_support import state as table
 
 from kinghill.agents import HeuristicAgent, PolicyAgent, SearchAgent, make_agent
+from kinghill.agents import search as search_module
 from kinghill.agents.policy import algorithm_of
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
 from kinghill.envs.planning.candidates import pocket_point
@@ -147,6 +148,49 @@ def test_search_with_a_time_budget_decides_in_about_that_time() -> None:
     action = SearchAgent(0, time_budget=0.2).act(shot_view(state))
     assert isinstance(action, ShotAction)
     assert time.perf_counter() - start < 3.0  # the budget, plus one simulation per candidate
+
+
+class SimulatedClock:
+    """A stand-in for the ``time`` module of the search: its clock moves only when the agent
+    scores a simulation (``tick`` seconds each), so the search's spending is counted, not
+    timed."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick, self.simulations = 0.0, tick, 0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def scored(self) -> None:
+        self.simulations += 1
+        self.now += self.tick
+
+
+def simulations_in(time_budget: float, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many noisy simulations a search with ``time_budget`` seconds scores in a decision
+    when each simulation costs 0.01 s of its clock."""
+    clock = SimulatedClock(0.01)
+    monkeypatch.setattr(search_module, "time", clock)
+    agent = SearchAgent(0, time_budget=time_budget)
+    score = agent._score
+
+    def counted(view: FrameView, action: ShotAction) -> float:
+        clock.scored()
+        return score(view, action)
+
+    monkeypatch.setattr(agent, "_score", counted)
+    state = table({COLOURED: (1.0, 0.9), **HANGER, **FAR})
+    assert isinstance(agent.act(shot_view(state)), ShotAction)
+    return clock.simulations
+
+
+def test_search_spends_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time budget decides how much the search thinks: about budget / 0.01 s simulations
+    (each candidate scored at least once), four times the budget at least twice as many."""
+    short, long = simulations_in(0.3, monkeypatch), simulations_in(1.2, monkeypatch)
+    assert 30 <= short <= 30 + 60  # the budget's worth, plus at most a round of candidates
+    assert 120 <= long <= 120 + 60
+    assert long >= 2 * short  # a search that ignored the budget would score the same number
 
 
 def test_search_is_deterministic_given_its_seed() -> None:

@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 
 from kinghill.experiments import cli
-from kinghill.experiments.tournaments.tournament import FrameRecord, MatchOptions, TournamentConfig
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.frames import FrameOutcome
+from kinghill.experiments.tournaments.options import FrameOptions
 
 FAST = ["--max-shots", "3", "--no-noise"]
 """Options that make a real frame short."""
 
 
-def killed_play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+def killed_play_frame(agent_a: str, agent_b: str, seed: int, options: FrameOptions) -> FrameOutcome:
     """A frame player whose worker process is killed, as by the OOM killer."""
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")
@@ -67,7 +69,10 @@ BAD_VALUES = [
     (["tournament", "--frames", "3"], "--frames: must be even and >= 2 (got 3)"),
     (["tournament", "--round", "0"], "--round: must be at least 1 (got 0)"),
     (["tournament", "--max-shots", "0"], "--max-shots: must be at least 1 (got 0)"),
-    (["tournament", "--out", "/proc/kh"], "--out: cannot write in /proc/kh"),
+    (
+        ["tournament", "--out", "/proc/kh"],
+        "--out: cannot write in /proc/kh: the folder /proc is not writable",
+    ),
     (["bench-physics", "--shots", "-1"], "--shots: must be at least 1 (got -1)"),
     (["bench-physics", "--out", "figures.txt"], "--out: must end in .json"),
     (["bench-env", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
@@ -75,7 +80,10 @@ BAD_VALUES = [
     (["play", "random", "random", "--seed", "-1"], "--seed: a seed is 0 or more (got -1)"),
     (["play", "random", "nosuch"], "B: unknown agent 'nosuch'"),
     (["play", "random", "random", "--out", "frame.png"], "--out: must end in .gif or .mp4"),
-    (["play", "random", "random", "--out", "/proc/kh.gif"], "--out: cannot write in /proc"),
+    (
+        ["play", "random", "random", "--out", "/proc/kh.gif"],
+        "--out: cannot write /proc/kh.gif: the folder /proc is not writable",
+    ),
     (["play", "random", "random", "--fps", "0"], "--fps: must be a finite number above 0"),
     (["play", "random", "random", "--speed", "-2"], "--speed: must be a finite number above 0"),
     (

@@ -14,7 +14,7 @@ from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, Frame, ShotClock, TimeAllowance
 from kinghill.experiments.tournaments import frame_player as match
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.physics import Shot, TableState
 
 
@@ -130,7 +130,7 @@ def test_frame_player_hands_each_agent_its_clock(monkeypatch: pytest.MonkeyPatch
     readers = [ClockReader(), ClockReader()]
     seats = [InProcessSeat(reader) for reader in readers]  # to read what they were handed
     monkeypatch.setattr(match, "seat_processes", lambda: seats)
-    record = play_frame("a", "b", 0, MatchOptions(round=4, max_shots=12))
+    record = play_frame("a", "b", 0, FrameOptions(round=4, max_shots=12))
     seen = [c for reader in readers for c in reader.clocks]
     assert seen and all(clock is not None for _, clock in seen)
     for decision, clock in seen:

@@ -8,14 +8,15 @@ import pytest
 
 from kinghill.agents import AgentSpecError, HeuristicAgent, RandomAgent
 from kinghill.experiments import cli, evaluate
+from kinghill.experiments.tournaments.frame_log import FRAMES_FILE
+from kinghill.experiments.tournaments.frames import FrameOutcome
 from kinghill.experiments.tournaments.report import Report
 from kinghill.experiments.tournaments.stats import Interval
-from kinghill.experiments.tournaments.tournament import FRAMES_FILE, FrameRecord
 
 SHORT = {"frames": 2, "max_shots": 10, "rating_samples": 100}
 
 
-def results(frames: tuple[FrameRecord, ...]) -> list[tuple[object, ...]]:
+def results(frames: tuple[FrameOutcome, ...]) -> list[tuple[object, ...]]:
     """What a frame's result is made of, without its timings."""
     return [(r.frame, r.agents, r.seed, r.winner, r.shots, r.fouls, r.visits) for r in frames]
 
@@ -49,7 +50,7 @@ def test_evaluate_returns_the_report_as_objects(tmp_path: Path) -> None:
 def test_evaluate_plays_the_frames_the_command_line_plays(tmp_path: Path) -> None:
     argv = ["tournament", "--agents", "heuristic", "random", "--frames", "2", "--max-shots", "10"]
     assert cli.main([*argv, "--jobs", "1", "--out", str(tmp_path)]) == 0
-    logged = [FrameRecord.from_json(line) for line in (tmp_path / FRAMES_FILE).open()]
+    logged = [FrameOutcome.from_json(line) for line in (tmp_path / FRAMES_FILE).open()]
     report = evaluate(["heuristic", "random"], **SHORT)
     assert results(report.frames) == results(tuple(logged))
 

@@ -33,6 +33,8 @@ from kinghill.experiments.tournaments.bracket_report import (
     render_knockout_markdown,
     write_knockout_report,
 )
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
 from kinghill.experiments.tournaments.knockout import (
     KnockoutConfig,
     KnockoutState,
@@ -40,22 +42,17 @@ from kinghill.experiments.tournaments.knockout import (
     run_knockout,
     seeds_from_ratings,
 )
-from kinghill.experiments.tournaments.race import Match, MatchScore
-from kinghill.experiments.tournaments.tournament import (
-    FrameRecord,
-    MatchOptions,
-    TournamentError,
-    frame_seed,
-    in_worker_processes,
-)
+from kinghill.experiments.tournaments.options import FrameOptions
+from kinghill.experiments.tournaments.race import Race, RaceScore
+from kinghill.experiments.tournaments.runners import in_worker_processes
 
 STRENGTH = {"ace": 2.0, "pro": 1.0, "club": 0.0, "pub": -1.0, "novice": -2.0}
 """Hidden strengths of the synthetic entrants (logistic win probability on the difference)."""
 
 
 def synthetic_play_frame(
-    agent_a: str, agent_b: str, seed: int, options: MatchOptions
-) -> FrameRecord:
+    agent_a: str, agent_b: str, seed: int, options: FrameOptions
+) -> FrameOutcome:
     """A seeded stand-in for a frame: the stronger entrant wins more, a few frames are drawn.
     It reports the round it was played under as its shot count (0 without a clock), so that
     tests can see the clock the bracket asked for."""
@@ -63,7 +60,7 @@ def synthetic_play_frame(
     p_breaker = 1 / (1 + math.exp(STRENGTH[agent_b] - STRENGTH[agent_a] - 0.2))
     winner = None if rng.random() < 0.1 else int(rng.random() >= p_breaker)
     timed = options.round is not None and options.round >= 3
-    return FrameRecord(
+    return FrameOutcome(
         agents=(agent_a, agent_b),
         seed=seed,
         winner=winner,
@@ -83,8 +80,8 @@ def synthetic_play_frame(
 
 
 def slow_synthetic_play_frame(
-    agent_a: str, agent_b: str, seed: int, options: MatchOptions
-) -> FrameRecord:
+    agent_a: str, agent_b: str, seed: int, options: FrameOptions
+) -> FrameOutcome:
     """The synthetic frame, slow enough that a test can kill the knockout mid-way."""
     time.sleep(0.15)
     return synthetic_play_frame(agent_a, agent_b, seed, options)
@@ -94,9 +91,9 @@ FIELD = ("ace", "pro", "club", "pub", "novice")
 CONFIG = KnockoutConfig(FIELD, race=2, seed=3)
 
 
-def record(task_frame: int, agents: tuple[str, str], seed: int, winner: int | None) -> FrameRecord:
+def record(task_frame: int, agents: tuple[str, str], seed: int, winner: int | None) -> FrameOutcome:
     """A hand-made frame result."""
-    return FrameRecord(
+    return FrameOutcome(
         agents=agents,
         seed=seed,
         winner=winner,
@@ -114,7 +111,7 @@ def record(task_frame: int, agents: tuple[str, str], seed: int, winner: int | No
     )
 
 
-def played(m: Match, winners: list[str | None]) -> list[FrameRecord]:
+def played(m: Race, winners: list[str | None]) -> list[FrameOutcome]:
     """Records of ``m``'s first frames, won by the named agents (None: drawn)."""
     out = []
     for k, name in enumerate(winners):
@@ -127,7 +124,7 @@ def played(m: Match, winners: list[str | None]) -> list[FrameRecord]:
 def test_match_is_a_race_with_the_break_alternating() -> None:
     """The higher seed breaks frames 0, 2, ...; frame seeds follow from the match seed; wins
     count per agent whichever seat; the race ends at N; drawn frames count for nobody."""
-    m = Match(("ace", "pub"), race=3, seed=11, first_frame=40)
+    m = Race(("ace", "pub"), race=3, seed=11, first_frame=40)
     tasks = [m.task(k) for k in range(4)]
     assert [t.agents for t in tasks] == [("ace", "pub"), ("pub", "ace")] * 2
     assert [t.frame for t in tasks] == [40, 41, 42, 43]
@@ -147,11 +144,11 @@ def test_match_is_a_race_with_the_break_alternating() -> None:
 
 def test_drawn_frames_cannot_prolong_a_match_for_ever() -> None:
     """R-truncate: after 3N frames the leader wins; all drawn, the fewer fouls, then the seed."""
-    m = Match(("ace", "pub"), race=1, seed=0)
+    m = Race(("ace", "pub"), race=1, seed=0)
     assert m.max_frames == 3
     score = m.score(played(m, [None, None, None]))
     assert score.winner == "pub" and score.decided_by == "frame cap"  # ace fouled more (seat 0)
-    longer = Match(("ace", "pub"), race=2, seed=0)
+    longer = Race(("ace", "pub"), race=2, seed=0)
     led = longer.score(played(longer, [None, "pub", None, None, None, None]))
     assert led.winner == "pub" and led.decided_by == "frame cap" and led.wins == (0, 1)
 
@@ -178,7 +175,7 @@ def test_fouls_are_reset_between_the_frames_of_a_match(tmp_path: Path) -> None:
 
     FoulWatcher.seen = []
     config = KnockoutConfig(
-        ("heuristic", "random"), race=2, seed=4, options=MatchOptions(max_shots=30)
+        ("heuristic", "random"), race=2, seed=4, options=FrameOptions(max_shots=30)
     )
     player = functools.partial(match.play_frame, build=watched)
     state = run_knockout(config, tmp_path, player, progress=False)
@@ -187,7 +184,7 @@ def test_fouls_are_reset_between_the_frames_of_a_match(tmp_path: Path) -> None:
     starts = [fouls for shots, fouls, _ in FoulWatcher.seen if shots == 0]
     assert len(starts) >= final.frames and all(f == (0, 0) for f in starts)
     assert all(max(f) <= 1 for _, f, _ in FoulWatcher.seen)  # the second foul ends a frame
-    records = [FrameRecord.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
+    records = [FrameOutcome.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
     random_fouls = [r.fouls[r.agents.index("random")] for r in records]
     assert sum(random_fouls) > 2 and all(f <= 2 for f in random_fouls)
 
@@ -206,15 +203,15 @@ def test_clock_follows_the_rounds() -> None:
     off = KnockoutConfig(eight, first_round=4, clock=False)
     assert [off.clock_limit(r) for r in (1, 2, 3)] == [None] * 3
     assert all(off.round_options(r).round is None for r in (1, 2, 3))
-    with pytest.raises(TournamentError, match="--round"):
-        KnockoutConfig(eight, options=MatchOptions(round=3))
+    with pytest.raises(TournamentError, match="round: does not apply"):
+        KnockoutConfig(eight, options=FrameOptions(round=3))
 
 
 def test_each_round_is_played_under_its_clock(tmp_path: Path) -> None:
     """rule 12.3: the frame player gets the round of the frame's match (here 2, 3, 4)."""
     config = KnockoutConfig(FIELD, race=2, seed=3, first_round=2)
     state = run_knockout(config, tmp_path, synthetic_play_frame, progress=False)
-    records = [FrameRecord.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
+    records = [FrameOutcome.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
     for r in records:
         assert r.shots == config.tournament_round(config.round_of_frame(r.frame))
     assert {r.shots for r in records} == {2, 3, 4}
@@ -228,9 +225,9 @@ def test_byes_go_to_the_top_seeds() -> None:
     assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
     asked: list[tuple[str | None, str | None]] = []
 
-    def higher_seed_wins(slot: Slot) -> MatchScore:
+    def higher_seed_wins(slot: Slot) -> RaceScore:
         asked.append(slot.agents)
-        m = Match((str(slot.agents[0]), str(slot.agents[1])), 1, 0)
+        m = Race((str(slot.agents[0]), str(slot.agents[1])), 1, 0)
         return m.score(played(m, [slot.agents[0]]))
 
     rounds = bracket(FIELD, higher_seed_wins)
@@ -259,7 +256,7 @@ def frames_bytes(out: Path) -> bytes:
 
 def test_knockout_plays_to_a_champion_and_stores_every_frame(uninterrupted: Path) -> None:
     lines = frames_bytes(uninterrupted).decode().splitlines()
-    records = [FrameRecord.from_json(line) for line in lines]
+    records = [FrameOutcome.from_json(line) for line in lines]
     assert [r.frame for r in records] == sorted(r.frame for r in records)
     state = knockout_state(CONFIG, records)
     assert state.pending == [] and state.champion in FIELD
@@ -303,7 +300,12 @@ def knockout_command(out: Path) -> list[str]:
     ]
 
 
-TESTS_ON_PATH = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+TESTS_ON_PATH = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")])
+    ),
+}
 
 
 def test_resume_after_sigkill_mid_round(tmp_path: Path, uninterrupted: Path) -> None:
@@ -330,7 +332,7 @@ def test_resume_after_sigkill_mid_round(tmp_path: Path, uninterrupted: Path) -> 
 
 
 def test_log_with_a_frame_of_no_match_is_refused(tmp_path: Path, uninterrupted: Path) -> None:
-    records = [FrameRecord.from_json(line) for line in frames_bytes(uninterrupted).splitlines()]
+    records = [FrameOutcome.from_json(line) for line in frames_bytes(uninterrupted).splitlines()]
     stray = replace(records[0], frame=CONFIG.max_frames - 1)
     with pytest.raises(TournamentError):
         knockout_state(CONFIG, [*records[1:], stray])
@@ -361,7 +363,7 @@ def hand_made_state() -> tuple[KnockoutConfig, KnockoutState]:
         ("ace", "pub"): ["ace", "ace"],
     }
 
-    def scored(slot: Slot) -> MatchScore:
+    def scored(slot: Slot) -> RaceScore:
         m = config.match(slot)
         return m.score(played(m, results[(str(slot.agents[0]), str(slot.agents[1]))]))
 
@@ -399,7 +401,7 @@ def test_bracket_report_on_a_hand_made_result(tmp_path: Path) -> None:
 def test_report_of_an_unfinished_knockout(tmp_path: Path) -> None:
     """Mid-way, the report shows what is decided and the matches to come."""
     lines = _partial_log(tmp_path).read_text().splitlines()
-    state = knockout_state(CONFIG, [FrameRecord.from_json(line) for line in lines])
+    state = knockout_state(CONFIG, [FrameOutcome.from_json(line) for line in lines])
     assert state.champion is None and state.pending
     assert {CONFIG.round_of_frame(task.frame) for task in state.pending} == {2}
     markdown = render_knockout_markdown(build_knockout_report(CONFIG, state))
@@ -412,7 +414,7 @@ def _partial_log(tmp_path: Path) -> Path:
     run_knockout(CONFIG, out, synthetic_play_frame, progress=False)
     lines = (out / "frames.jsonl").read_text().splitlines()
     first_round = [
-        line for line in lines if CONFIG.round_of_frame(FrameRecord.from_json(line).frame) == 1
+        line for line in lines if CONFIG.round_of_frame(FrameOutcome.from_json(line).frame) == 1
     ]
     path = tmp_path / "partial.jsonl"
     path.write_text("\n".join(first_round) + "\n")

@@ -11,11 +11,12 @@ from kinghill.envs import Action, Answer, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.rules import Decision, EndReason
 from kinghill.experiments import cli
 from kinghill.experiments.tournaments import frame_player as match
+from kinghill.experiments.tournaments.frame_log import FRAMES_FILE
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.tournament import FRAMES_FILE, MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.physics import Shot
 
-OPTIONS = MatchOptions(max_shots=40)
+OPTIONS = FrameOptions(max_shots=40)
 
 
 def without_time(record: object) -> dict:
@@ -113,13 +114,15 @@ class ThirtySecondSeat:
 def test_decisions_over_time_are_time_fouls(monkeypatch: pytest.MonkeyPatch) -> None:
     """12.3, 12.4: in round 6 the limit is 20 s; every 30 s decision is a foul, two lose."""
     monkeypatch.setattr(match, "seat_processes", lambda: (ThirtySecondSeat(), ThirtySecondSeat()))
-    record = play_frame("a", "b", 0, MatchOptions(round=6, max_shots=40))
+    record = play_frame("a", "b", 0, FrameOptions(round=6, max_shots=40))
     assert record.time_fouls[0] == 2 and record.fouls[0] == 2 and record.winner == 1
     assert record.errors == (0, 0) and record.shots == 0
     games = []
     real_new_game = match.new_game
-    monkeypatch.setattr(match, "new_game", lambda o: games.append(real_new_game(o)) or games[-1])
-    play_frame("a", "b", 0, MatchOptions(round=6, max_shots=40))
+    monkeypatch.setattr(
+        match, "new_game", lambda o, fps=None: games.append(real_new_game(o, fps)) or games[-1]
+    )
+    play_frame("a", "b", 0, FrameOptions(round=6, max_shots=40))
     assert (
         games[0].frame.result is not None and games[0].frame.result.reason is EndReason.SECOND_FOUL
     )

@@ -25,9 +25,9 @@ from kinghill.experiments.records.store import (
     record_path,
 )
 from kinghill.experiments.tournaments.frame_player import play_frame
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 
-OPTIONS = MatchOptions(max_shots=60)
+OPTIONS = FrameOptions(max_shots=60)
 
 
 @pytest.fixture(scope="module")

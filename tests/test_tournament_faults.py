@@ -16,7 +16,7 @@ import pytest
 
 from kinghill.envs import FrameView
 from kinghill.envs.rules import Decision
-from kinghill.experiments.tournaments.tournament import FrameRecord
+from kinghill.experiments.tournaments.frames import FrameOutcome
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/environ").exists(), reason="finds processes through /proc"
@@ -155,7 +155,7 @@ def test_agents_that_raise_return_garbage_and_hang_are_charged_and_the_tournamen
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    records = [FrameRecord.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
+    records = [FrameOutcome.from_json(line) for line in (tmp_path / "frames.jsonl").open()]
     assert len(records) == 12  # 6 pairs, 2 frames each
     for record in records:
         for seat, agent in enumerate(record.agents):
@@ -203,7 +203,7 @@ def test_ctrl_c_stops_the_tournament_though_an_agent_raises_keyboard_interrupt(
         _, stderr = process.communicate(timeout=30)
         assert process.returncode == 130, stderr
         assert b"run the same command again to resume" in stderr
-        kept = [FrameRecord.from_json(line) for line in log.read_text().splitlines()]
+        kept = [FrameOutcome.from_json(line) for line in log.read_text().splitlines()]
         assert 4 <= len(kept) < 800 and all(sum(r.errors) > 0 for r in kept)
         assert_all_gone(marker, "Ctrl-C")
     finally:

@@ -5,19 +5,20 @@ from pathlib import Path
 
 import pytest
 
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.frames import FrameOutcome
 from kinghill.experiments.tournaments.report import build_report, write_report
 from kinghill.experiments.tournaments.stats import wilson_interval
-from kinghill.experiments.tournaments.tournament import FrameRecord, TournamentConfig
 
 CONFIG = TournamentConfig(("a", "b"), frames=4)
 
 
 def frame(
     index: int, agents: tuple[str, str], winner: int | None, shots: int, **counts: tuple[int, int]
-) -> FrameRecord:
+) -> FrameOutcome:
     """A frame with zero counts except those given."""
     zero = (0, 0)
-    return FrameRecord(
+    return FrameOutcome(
         agents=agents,
         seed=CONFIG.schedule()[index].seed,
         winner=winner,

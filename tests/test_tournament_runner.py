@@ -13,22 +13,20 @@ import numpy as np
 import pytest
 
 from kinghill.experiments import cli
-from kinghill.experiments.tournaments.tournament import (
-    FrameRecord,
-    MatchOptions,
-    TournamentConfig,
-    TournamentError,
-    in_worker_processes,
-    run_tournament,
-)
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import FrameOutcome
+from kinghill.experiments.tournaments.options import FrameOptions
+from kinghill.experiments.tournaments.round_robin import run_tournament
+from kinghill.experiments.tournaments.runners import in_worker_processes
 
 STRENGTH = {"weak": -1.0, "mid": 0.0, "strong": 1.5}
 """Hidden strengths of the synthetic agents (logistic win probability on the difference)."""
 
 
 def synthetic_play_frame(
-    agent_a: str, agent_b: str, seed: int, options: MatchOptions
-) -> FrameRecord:
+    agent_a: str, agent_b: str, seed: int, options: FrameOptions
+) -> FrameOutcome:
     """A seeded stand-in for the real frame: the stronger agent (and the breaker) wins more."""
     rng = np.random.default_rng(seed)
     p_breaker = 1 / (1 + math.exp(STRENGTH[agent_b] - STRENGTH[agent_a] - 0.2))
@@ -36,7 +34,7 @@ def synthetic_play_frame(
     visits = rng.integers(3, 15, size=2)
     attempts = rng.integers(0, 4, size=2)
     clocked = options.round is not None and options.round >= 3
-    return FrameRecord(
+    return FrameOutcome(
         agents=(agent_a, agent_b),
         seed=seed,
         winner=winner,
@@ -53,8 +51,8 @@ def synthetic_play_frame(
 
 
 def slow_synthetic_play_frame(
-    agent_a: str, agent_b: str, seed: int, options: MatchOptions
-) -> FrameRecord:
+    agent_a: str, agent_b: str, seed: int, options: FrameOptions
+) -> FrameOutcome:
     """The synthetic frame, taking long enough that a test can kill the tournament mid-way."""
     time.sleep(0.1)
     return synthetic_play_frame(agent_a, agent_b, seed, options)
@@ -66,7 +64,9 @@ class InterruptedPlayer:
     def __init__(self, frames: int) -> None:
         self.left = frames
 
-    def __call__(self, agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome:
         if self.left == 0:
             raise KeyboardInterrupt
         self.left -= 1
@@ -109,17 +109,17 @@ def test_config_rejects_odd_frames_and_repeated_agents() -> None:
     with pytest.raises(TournamentError, match="two different"):
         TournamentConfig(("weak", "weak"), frames=2)
     with pytest.raises(TournamentError, match="round"):
-        MatchOptions(round=0)
+        FrameOptions(round=0)
 
 
 def test_frame_log_holds_one_json_line_per_frame_in_index_order(uninterrupted: Path) -> None:
     """frames.jsonl: every scheduled frame once, stamped with its index and its seat order."""
     lines = frames_bytes(uninterrupted).decode().splitlines()
-    records = [FrameRecord.from_json(line) for line in lines]
+    records = [FrameOutcome.from_json(line) for line in lines]
     assert [r.frame for r in records] == list(range(18))
     for record, task in zip(records, CONFIG.schedule(), strict=True):
         assert (record.agents, record.seed) == (task.agents, task.seed)
-        assert record == FrameRecord.from_json(record.to_json())
+        assert record == FrameOutcome.from_json(record.to_json())
     assert json.loads((uninterrupted / "tournament.json").read_text()) == CONFIG.to_dict()
 
 
@@ -169,7 +169,12 @@ def tournament_command(out: Path, jobs: int) -> list[str]:
     ]
 
 
-TESTS_ON_PATH = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+TESTS_ON_PATH = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")])
+    ),
+}
 
 
 def start_and_wait_for_frames(command: list[str], log: Path, frames: int) -> subprocess.Popen:
@@ -259,7 +264,7 @@ def test_restart_with_other_settings_is_refused(tmp_path: Path) -> None:
         run_tournament(other, tmp_path, synthetic_play_frame, progress=False)
 
 
-def _confused(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+def _confused(agent_a: str, agent_b: str, seed: int, options: FrameOptions) -> FrameOutcome:
     """A frame player that answers with the seats swapped."""
     return synthetic_play_frame(agent_b, agent_a, seed, options)
 
@@ -271,7 +276,7 @@ def test_player_answering_for_another_frame_is_an_error(tmp_path: Path) -> None:
 
 
 def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Path) -> None:
-    """Section 12: --round 3 is carried in MatchOptions; the report counts time fouls."""
+    """Section 12: --round 3 is carried in FrameOptions; the report counts time fouls."""
     status = cli.main(
         ["tournament", "--agents", "weak", "strong", "--frames", "10", "--round", "3"]
         + ["--jobs", "1", "--rating-samples", "50", "--out", str(tmp_path), "--player", PLAYER_SPEC]
@@ -280,7 +285,7 @@ def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Pa
     config = json.loads((tmp_path / "tournament.json").read_text())
     assert config["options"] == {"round": 3, "noise": True, "max_shots": 200, "decision_cap": 50.0}
     report = json.loads((tmp_path / "report.json").read_text())
-    records = [FrameRecord.from_json(x) for x in (tmp_path / "frames.jsonl").open()]
+    records = [FrameOutcome.from_json(x) for x in (tmp_path / "frames.jsonl").open()]
     for name in ("weak", "strong"):
         counted = sum(r.time_fouls[r.agents.index(name)] for r in records)
         assert report["agents"][name]["time_fouls"] == counted
@@ -322,7 +327,7 @@ def test_cli_mounts_only_subcommands_that_import(
     modules = ("kinghill.experiments.no_such_command", "broken_subcommand")
     monkeypatch.setattr(
         "kinghill.experiments.cli.app.SUBCOMMAND_MODULES",
-        (*modules, "kinghill.experiments.tournaments.tournament"),
+        (*modules, "kinghill.experiments.cli.tournament"),
     )
     assert cli.main(["--help"]) == 0
     help_text = capsys.readouterr().out
@@ -354,7 +359,9 @@ def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
         on_ray("local")
 
 
-def marking_play_frame(agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+def marking_play_frame(
+    agent_a: str, agent_b: str, seed: int, options: FrameOptions
+) -> FrameOutcome:
     """The synthetic frame, slow, leaving a file in $KINGHILL_TEST_STARTS when it starts."""
     (Path(os.environ["KINGHILL_TEST_STARTS"]) / str(seed)).touch()
     time.sleep(0.5)
@@ -367,8 +374,8 @@ def test_ray_cancels_the_frames_left_when_the_run_stops(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
     import functools
 
+    from kinghill.experiments.tournaments.frames import play_task
     from kinghill.experiments.tournaments.ray_runner import on_ray
-    from kinghill.experiments.tournaments.tournament import play_task
 
     starts = tmp_path / "starts"
     starts.mkdir()

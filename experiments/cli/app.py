@@ -41,7 +41,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.play",
     "kinghill.experiments.training.train",
     "kinghill.experiments.training.value_training",
-    "kinghill.experiments.tournaments.tournament",
+    "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
     "kinghill.experiments.bench.physics",
@@ -225,17 +225,20 @@ def output_file(*suffixes: str) -> Callable[[str], Path]:
             raise argparse.ArgumentTypeError(f"{path} is a directory")
         if path.exists() and not os.access(path, os.W_OK):
             raise argparse.ArgumentTypeError(f"{path} cannot be written")
-        _probe(path.parent)
+        _probe(path.parent, path)
         return path
 
     check.__name__ = "output_file"
     return check
 
 
-def _probe(folder: Path) -> None:
+def _probe(folder: Path, target: Path | None = None) -> None:
     """Raise ArgumentTypeError unless a file can be created in ``folder`` (made if missing);
-    leaves the file system as it found it."""
+    leaves the file system as it found it. The message names what was to be written (the
+    ``target`` file, else the folder) and the folder that refused it."""
     made: list[Path] = []
+    where = folder
+    what = f"cannot write in {folder}" if target is None else f"cannot write {target}"
     try:
         for parent in reversed([folder, *folder.parents]):
             if not parent.exists():
@@ -243,11 +246,14 @@ def _probe(folder: Path) -> None:
                 made.append(parent)
             elif not parent.is_dir():
                 raise argparse.ArgumentTypeError(f"{folder} is under {parent}, which is a file")
+            where = parent
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
         reason = error.strerror or str(error)
-        raise argparse.ArgumentTypeError(f"cannot write in {folder}: {reason}") from None
+        raise argparse.ArgumentTypeError(
+            f"{what}: the folder {where} is not writable ({reason})"
+        ) from None
     finally:
         for parent in reversed(made):
             parent.rmdir()

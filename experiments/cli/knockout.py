@@ -1,14 +1,18 @@
 """``kinghill tournament --format knockout``: its options, and the command's steps from parsed
-arguments to a played (or resumed) bracket and its report. The Python API is
-:func:`~kinghill.experiments.tournaments.knockout.run_knockout`."""
+arguments to a played (or resumed) bracket and its report (:mod:`.tournament` mounts them).
+The Python API is :func:`~kinghill.experiments.tournaments.knockout.run_knockout`."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from kinghill.experiments.cli.app import existing_file, positive_int
+from kinghill.experiments.cli.app import UsageError, existing_file, positive_int
+from kinghill.experiments.cli.frame_options import frame_options
 from kinghill.experiments.tournaments.bracket_report import write_knockout_report
+from kinghill.experiments.tournaments.config import ROUND_ROBIN
+from kinghill.experiments.tournaments.frame_log import CONFIG_FILE, FrameLog
+from kinghill.experiments.tournaments.frames import FramePlayer
 from kinghill.experiments.tournaments.knockout import (
     FORMAT,
     KnockoutConfig,
@@ -16,14 +20,7 @@ from kinghill.experiments.tournaments.knockout import (
     run_knockout,
     seeds_from_ratings,
 )
-from kinghill.experiments.tournaments.tournament import (
-    ROUND_ROBIN,
-    FrameLog,
-    FramePlayer,
-    FrameRunner,
-    MatchOptions,
-    TournamentError,
-)
+from kinghill.experiments.tournaments.runners import FrameRunner
 
 DEFAULT_RACE = 2
 KNOCKOUT_ONLY = ("race", "clock", "first_round", "ratings")
@@ -77,20 +74,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def is_knockout(args: argparse.Namespace) -> bool:
     """Whether the command runs a knockout: ``--format knockout``, or ``--report-only`` on a
     directory that holds one. Knockout options without a knockout are an error."""
-    if args.report_only and (args.out / "tournament.json").exists():
+    if args.report_only and (args.out / CONFIG_FILE).exists():
         return FrameLog(args.out).stored_config().get("format") == FORMAT
     if args.format == FORMAT:
         if args.frames is not None:
-            raise TournamentError("is for round robins; knockout matches use --race", "--frames")
+            raise UsageError("is for round robins; knockout matches use --race", "--frames")
         return True
     given = [f"--{name.replace('_', '-')}" for name in KNOCKOUT_ONLY if getattr(args, name)]
     if given:
-        raise TournamentError("only with --format knockout", given[0])
+        raise UsageError("only with --format knockout", given[0])
     return False
 
 
 def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
     """The knockout the command line asks for (the ratings file read for the seeding)."""
+    if args.round is not None:
+        raise UsageError(
+            "does not apply to a knockout: its rounds set the clock "
+            "(use --first-round and --clock)",
+            "--round",
+        )
     agents = tuple(args.agents)
     if args.ratings is not None:
         agents = seeds_from_ratings(agents, args.ratings)
@@ -100,7 +103,7 @@ def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
         seed=args.seed,
         clock=args.clock != "off",
         first_round=1 if args.first_round is None else args.first_round,
-        options=MatchOptions.from_args(args),
+        options=frame_options(args),
         seeding="order" if args.ratings is None else f"ratings in {args.ratings}",
     )
 

@@ -1,4 +1,5 @@
-"""``kinghill play``: two agents play one frame; a shot-by-shot commentary, and a replay."""
+"""``kinghill play``: two agents play one frame; a shot-by-shot commentary, and a replay (the
+Python API: :func:`kinghill.experiments.tournaments.frame_player.play_watched`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ import argparse
 
 from gymnasium.error import DependencyNotInstalled
 
-from kinghill.agents import AgentSpecError
 from kinghill.agents.human import HUMAN, HumanSeat
-from kinghill.envs import Decided, ShotAction, Turn
-from kinghill.envs.drawing.render import MIN_WIDTH_PX, ShotMarks, shot_line
+from kinghill.envs import Decided, FrameView, ShotAction
+from kinghill.envs.drawing.render import MIN_WIDTH_PX
 from kinghill.envs.drawing.replay_video import (
     FORMATS,
     MAX_GIF_FPS,
@@ -17,7 +17,6 @@ from kinghill.envs.drawing.replay_video import (
     check_replay_path,
     write_replay,
 )
-from kinghill.envs.rules import Frame
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
@@ -28,20 +27,11 @@ from kinghill.experiments.cli.app import (
     positive_float,
     seed,
 )
-from kinghill.experiments.records.store import FrameRecorder, write_frame
-from kinghill.experiments.tournaments.agent_process import (
-    AgentProcess,
-    AgentStartError,
-    seat_processes,
-)
-from kinghill.experiments.tournaments.frame_player import (
-    InProcessSeat,
-    Seat,
-    new_game,
-    play_out,
-    seeds,
-)
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
+from kinghill.experiments.records.replay import replay_shot
+from kinghill.experiments.records.store import write_frame
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frame_player import play_watched
 
 REPLAY_FPS = 25.0
 """Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
@@ -87,7 +77,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="keep every decision (position, action, shot as played, events, ruling, time) in "
         "DIR/records/000000.json.gz, for kinghill replay and kinghill export",
     )
-    MatchOptions.add_arguments(parser)
+    add_frame_options(parser)
     add_replay_arguments(parser)
     return parser
 
@@ -141,40 +131,8 @@ def describe(decided: Decided, names: tuple[str, str]) -> str:
     return f"{who}: {played}{turn.ruling}{seconds}"
 
 
-def scoreboard(frame: Frame, names: tuple[str, str]) -> str:
-    """The state of the frame in one line, for the replay's overlay."""
-    return " | ".join(
-        f"P{p} {names[p]}: {len(frame.credited[p])}/{frame.required[p]} whites, "
-        f"{frame.fouls[p]} foul{'s' if frame.fouls[p] != 1 else ''}"
-        for p in (0, 1)
-    )
-
-
-def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot | None:
-    """The replay of a played shot (None for a choice or a shot not played): the scoreboard
-    before it, who shoots with which cue ball and call, and the ruling at the end."""
-    result, action = turn.result, turn.action
-    if result is None or turn.ruling is None or not isinstance(action, ShotAction):
-        return None
-    cue, call = action.shot.cue_ball, action.call
-    overlay = (scoreboard(before, names), shot_line(turn.player, cue, call, names[turn.player]))
-    start = result.trajectory.positions[0] if result.trajectory is not None else None
-    marks = None if start is None else ShotMarks.of(cue, call, start, result.final.spec)
-    return ReplayShot.from_result(result, str(turn.ruling), overlay, marks)
-
-
-def build_agent(seat: AgentProcess, spec: str, seed: int, argument: str) -> AgentProcess:
-    """``seat`` with the agent ``spec`` names built in its process; what stops it being built
-    is a usage error of ``argument``."""
-    try:
-        seat.build(spec, seed)
-    except (AgentSpecError, AgentStartError, OSError) as error:
-        raise UsageError(str(error), argument) from None
-    return seat
-
-
 def run(args: argparse.Namespace) -> int:
-    """Play the frame, print the commentary, write the replay."""
+    """Play the frame, print the commentary, write the replay and the record."""
     names = (args.agent_a, args.agent_b)
     if args.out is not None:
         try:
@@ -187,47 +145,42 @@ def run(args: argparse.Namespace) -> int:
                 "lower it or write an .mp4",
                 "--fps",
             )
-    options = MatchOptions.from_args(args)
-    game_seed, seed_a, seed_b = seeds(args.seed)
     try:
         human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
     except DependencyNotInstalled as error:
         raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
-    seats: list[Seat] = []
-    for process, name, agent_seed, argument in zip(
-        seat_processes(), names, (seed_a, seed_b), "AB", strict=True
-    ):
-        if human is not None and name == HUMAN:  # a person at the window: never cut off
-            seats.append(InProcessSeat(human))
-        else:
-            seats.append(build_agent(process, name, agent_seed, argument))
-    sampling = args.fps / args.speed
-    animated = args.out is not None or human is not None
-    game = new_game(options, trajectory_fps=sampling if animated else None)
-    game.reset(seed=game_seed, breaker=0)
     shots: list[ReplayShot] = []
-    recorder = FrameRecorder(0, args.seed, names, options)
-    before = game.view()
-    # a closed window interrupts, as Ctrl-C does
-    for decided in play_out(game, seats, options.decision_cap):
+
+    def watch(before: FrameView, decided: Decided, after: FrameView) -> None:
         print(describe(decided, names), flush=True)
-        recorder.add(before, decided)
         if human is not None:
-            human.watch(decided.turn, before.frame, game.state)
+            human.watch(decided.turn, before.frame, after.state)
         shot = replay_shot(decided.turn, before.frame, names) if args.out is not None else None
         if shot is not None:
             shots.append(shot)
-        before = game.view()
+
+    animated = args.out is not None or human is not None
+    try:  # a closed window interrupts, as Ctrl-C does
+        record = play_watched(
+            *names,
+            args.seed,
+            frame_options(args),
+            here={} if human is None else {HUMAN: human},  # a person at the window: never cut off
+            watch=watch,
+            trajectory_fps=args.fps / args.speed if animated else None,
+        )
+    except TournamentError as error:
+        raise usage_error(error) from None
     if human is not None:
         human.close()
-    print(game.frame.result)
+    print(record.result)
     if args.record is not None:
-        print(f"record: {write_frame(args.record, recorder.finish(game.state, game.frame))}")
+        print(f"record: {write_frame(args.record, record)}")
     if args.out is not None:
         if not shots:
             raise CommandError("no shot was played, no replay written", "--out")
         path = write_replay(
-            args.out, shots, game.spec, fps=args.fps, width_px=args.width, speed=args.speed
+            args.out, shots, record.spec, fps=args.fps, width_px=args.width, speed=args.speed
         )
         print(f"replay: {path}")
     return 0

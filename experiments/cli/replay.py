@@ -1,69 +1,16 @@
-"""``kinghill replay``: a recorded frame as a GIF or MP4, its shots simulated again as played.
-
-The record holds each shot after execution noise, so simulating it again (without noise) gives
-the recorded event log and final position exactly; the trajectories are sampled for the replay.
-"""
+"""``kinghill replay``: a recorded frame as a GIF or MP4, its shots simulated again as played
+(the Python API: :func:`kinghill.experiments.records.replay.replay`)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from kinghill.envs import Turn
-from kinghill.envs.drawing.replay_video import FORMATS, ReplayShot, write_replay
+from kinghill.envs.drawing.replay_video import FORMATS
 from kinghill.experiments.cli.app import UsageError, output_file
-from kinghill.experiments.cli.play import add_replay_arguments, replay_shot
-from kinghill.experiments.records.store import FrameShots, RecordError, load_frame
-
-
-def replay_shots(shots: FrameShots, trajectory_fps: float) -> list[ReplayShot]:
-    """The replay of every shot played in the recorded frame, trajectories sampled at
-    ``trajectory_fps`` (per simulated second)."""
-    replayed = []
-    for decision in shots.decisions:
-        if decision.played is None:
-            continue
-        result = decision.resimulate(trajectory_fps)
-        turn = Turn(
-            decision.player,
-            decision.decision,
-            decision.action,
-            decision.ruling,
-            result,
-            decision.seconds,
-        )
-        shot = replay_shot(turn, decision.view.frame, shots.agents)
-        if shot is not None:
-            replayed.append(shot)
-    return replayed
-
-
-def replay_frame(
-    source: str | Path,
-    out: str | Path,
-    frame: int | None = None,
-    fps: float = 25.0,
-    speed: float = 1.0,
-    width_px: int = 800,
-) -> Path:
-    """Write the replay of a recorded frame to ``out`` (``.gif`` or ``.mp4``).
-
-    :param source: a record file, or a folder written with ``--record`` (see :func:`load_frame`).
-    :param frame: which frame of the folder (optional when it holds one).
-    :param fps: pictures per second of the replay.
-    :param speed: playback speed (2: twice as fast).
-    :raises RecordError: the record is missing or broken.
-    :raises ValueError: an output format or a replay setting that cannot be written.
-    """
-    if Path(out).suffix.lower() not in FORMATS:
-        raise ValueError(f"the replay must end in .gif or .mp4: {out}")
-    if not (fps > 0 and speed > 0):
-        raise ValueError("--fps and --speed must be positive")
-    shots = load_frame(source, frame)
-    replayed = replay_shots(shots, fps / speed)
-    if not replayed:
-        raise RecordError(f"frame {shots.frame} of {source} has no shot played to replay")
-    return write_replay(out, replayed, shots.spec, fps=fps, width_px=width_px, speed=speed)
+from kinghill.experiments.cli.play import add_replay_arguments
+from kinghill.experiments.records.replay import replay
+from kinghill.experiments.records.store import RecordError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -101,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     """Write the replay and say where it is."""
     try:
-        path = replay_frame(args.source, args.out, args.frame, args.fps, args.speed, args.width)
+        path = replay(args.source, args.out, args.frame, args.fps, args.speed, args.width)
     except RecordError as error:
         raise UsageError(str(error), "DIR") from None
     except ValueError as error:  # a GIF asked for more pictures a second than it can show

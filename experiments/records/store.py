@@ -20,7 +20,7 @@ from pathlib import Path
 from kinghill.envs import Action, Decided, FrameView, ShotAction
 from kinghill.envs.rules import Call, Decision, Frame, FrameResult, Ruling
 from kinghill.experiments.records import codec
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.physics import BREAK_BALL, Event, Shot, ShotResult, TableSpec, TableState, simulate
 
 RECORDS_DIR = "records"
@@ -102,7 +102,7 @@ class FrameShots:
     frame: int
     seed: int
     agents: tuple[str, str]
-    options: MatchOptions
+    options: FrameOptions
     decisions: tuple[DecisionRecord, ...]
     final: TableState
     result: FrameResult | None
@@ -112,11 +112,11 @@ class FrameShots:
         return self.final.spec
 
 
-class FrameRecorder:
+class ShotRecorder:
     """Collects the decisions of one frame as they are played; :meth:`finish` gives the record."""
 
     def __init__(
-        self, frame: int, seed: int, agents: tuple[str, str], options: MatchOptions
+        self, frame: int, seed: int, agents: tuple[str, str], options: FrameOptions
     ) -> None:
         self.frame, self.seed, self.agents, self.options = frame, seed, agents, options
         self.decisions: list[DecisionRecord] = []
@@ -272,7 +272,7 @@ def decode_frame_shots(data: codec.Json, path: Path | str = "record") -> FrameSh
             frame=int(data["frame"]),
             seed=int(data["seed"]),
             agents=(str(data["agents"][0]), str(data["agents"][1])),
-            options=MatchOptions(**data["options"]),
+            options=FrameOptions(**data["options"]),
             decisions=tuple(decisions),
             final=codec.decode_state(data["final"], spec),
             result=codec.decode_result(data["result"]),

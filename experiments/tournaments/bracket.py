@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from kinghill.experiments.tournaments.race import MatchScore
-from kinghill.experiments.tournaments.tournament import TournamentError
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.race import RaceScore
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Slot:
     index: int
     agents: tuple[str | None, str | None]
     bye: bool = False
-    score: MatchScore | None = None
+    score: RaceScore | None = None
 
     @property
     def winner(self) -> str | None:
@@ -43,16 +43,14 @@ class Slot:
         return not self.bye and None not in self.agents and self.winner is None
 
 
-Results = Callable[[Slot], MatchScore]
+Results = Callable[[Slot], RaceScore]
 """The score of a set match (both entrants known), from whatever has been played of it."""
 
 
 def bracket_size(entrants: int) -> int:
     """Places in the bracket: the smallest power of two that holds every entrant."""
     if entrants < 2:
-        raise TournamentError(
-            f"a knockout needs at least two entrants (got {entrants})", "--agents"
-        )
+        raise TournamentError(f"a knockout needs at least two entrants (got {entrants})", "agents")
     size = 2
     while size < entrants:
         size *= 2
@@ -77,7 +75,7 @@ def bracket(seeds: Sequence[str], results: Results) -> list[list[Slot]]:
     :returns: the rounds in order, each a list of its slots; the last holds the final.
     """
     if len(set(seeds)) != len(seeds):
-        raise TournamentError(f"every entrant once: {list(seeds)}", "--agents")
+        raise TournamentError(f"every entrant once: {list(seeds)}", "agents")
     size = bracket_size(len(seeds))
     rank = {name: number for number, name in enumerate(seeds)}
     places = [seeds[s - 1] if s <= len(seeds) else None for s in seed_order(size)]

@@ -2,7 +2,7 @@
 
 Each agent plays in a process of its own (:mod:`.agent_process`): a decision that outlasts its
 time is cut off there, the agent replaced, and the decision charged by section 12 (a time foul)
-or, when no clock runs, as no decision after ``MatchOptions.decision_cap`` seconds. Each
+or, when no clock runs, as no decision after ``FrameOptions.decision_cap`` seconds. Each
 agent's decision is timed by a :class:`~kinghill.envs.game.decision_clock.DecisionClock` started
 as the agent is asked and handed to it in the view (``view.clock``: the time left, the 12.5
 extension); the time and any claim are passed to the game, whose clock judges them when time
@@ -14,26 +14,25 @@ from __future__ import annotations
 
 import pickle
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
+from kinghill.agents import AgentSpecError
 from kinghill.envs import Agent, Answer, Decided, FrameView, Game, ask
 from kinghill.envs.rules import ShotClock
-from kinghill.experiments.records.store import FrameRecorder, write_frame
-from kinghill.experiments.tournaments.agent_process import seat_processes
-from kinghill.experiments.tournaments.tournament import (
-    DEFAULT_DECISION_CAP,
-    FrameRecord,
-    MatchOptions,
-)
+from kinghill.experiments.records.store import FrameShots, ShotRecorder, write_frame
+from kinghill.experiments.tournaments.agent_process import AgentStartError, seat_processes
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import SEAT_FIELDS, FrameOutcome
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
 from kinghill.physics import NoiseModel
 
 
-def new_game(options: MatchOptions, trajectory_fps: float | None = None) -> Game:
+def new_game(options: FrameOptions, trajectory_fps: float | None = None) -> Game:
     """A game played under ``options``: noise, shot limit and the round's clock."""
     return Game(
         noise=NoiseModel() if options.noise else None,
@@ -85,54 +84,40 @@ def play_out(
         yield game.settle(answer)
 
 
-@dataclass
 class _Tally:
-    """Per-seat counters of one frame."""
+    """Per-seat counters of one frame, by the names of :class:`FrameOutcome`'s pairs."""
 
-    fouls: list[int]
-    visits: list[int]
-    whites: list[int]
-    attempts: list[int]
-    colour_pots: list[int]
-    time_fouls: list[int]
-    errors: list[int]
-    decisions: list[int]
-    thinking: list[float]
-
-    @classmethod
-    def zero(cls) -> _Tally:
-        return cls(
-            fouls=[0, 0],
-            visits=[0, 0],
-            whites=[0, 0],
-            attempts=[0, 0],
-            colour_pots=[0, 0],
-            time_fouls=[0, 0],
-            errors=[0, 0],
-            decisions=[0, 0],
-            thinking=[0.0, 0.0],
-        )
+    def __init__(self) -> None:
+        self.counts: dict[str, list[float]] = {
+            field: [0, 0] for field in SEAT_FIELDS if field != "extensions"
+        }
 
     def add(self, decided: Decided, last_shooter: int | None) -> int | None:
         """Count one decision; returns the shooter of the latest shot decision."""
-        turn, ruling = decided.turn, decided.turn.ruling
+        turn, ruling, counts = decided.turn, decided.turn.ruling, self.counts
         player = turn.player
-        self.decisions[player] += 1
-        self.thinking[player] += turn.seconds or 0.0
+        counts["decisions"][player] += 1
+        counts["thinking"][player] += turn.seconds or 0.0
         if decided.fault is not None:
-            self.errors[player] += 1
+            counts["errors"][player] += 1
         if ruling is None:  # the 10.4 choice
             return last_shooter
         if player != last_shooter:
-            self.visits[player] += 1
-        self.fouls[player] += ruling.is_foul
-        self.whites[player] += ruling.whites_credited
-        self.colour_pots[player] += ruling.legal_colour_pot
+            counts["visits"][player] += 1
+        counts["fouls"][player] += ruling.is_foul
+        counts["whites_potted"][player] += ruling.whites_credited
+        counts["colour_pots"][player] += ruling.legal_colour_pot
         if ruling.shot_played and ruling.call is not None:
-            self.attempts[player] += 1
+            counts["colour_attempts"][player] += 1
         if not ruling.shot_played and decided.fault is None:
-            self.time_fouls[player] += 1
+            counts["time_fouls"][player] += 1
         return player
+
+    def pairs(self) -> dict[str, Any]:
+        """The counts as :class:`FrameOutcome`'s fields: whole numbers, thinking in seconds."""
+        pairs: dict[str, Any] = {k: (int(a), int(b)) for k, (a, b) in self.counts.items()}
+        thinking = self.counts["thinking"]
+        return pairs | {"thinking": (float(thinking[0]), float(thinking[1]))}
 
 
 def seated(
@@ -155,16 +140,16 @@ def play_frame(
     agent_a: str,
     agent_b: str,
     seed: int,
-    options: MatchOptions,
+    options: FrameOptions,
     *,
     build: Callable[[str, int], Agent] | None = None,
     record: Path | None = None,
     frame_index: int = 0,
-) -> FrameRecord:
+) -> FrameOutcome:
     """Play one frame: ``agent_a`` in seat 0 breaks; deterministic given ``seed`` (agents and the
     table's noise are seeded from it) unless an agent decides by wall time. Each agent decides
     in its own process (:func:`seat_processes`, kept for the next frames), so that one that
-    never returns is cut off and charged by the rules.
+    never returns is cut off and charged by the rules. The frame player of tournaments.
 
     :param build: makes an agent from its name and seed (default: :func:`make_agent`, specs).
         It is sent to the agent processes; one that cannot be pickled (a closure, a local
@@ -172,39 +157,95 @@ def play_frame(
     :param record: a folder to write the frame's shot record in (:mod:`records`), or None.
     :param frame_index: the frame's index, naming its record.
     """
-    game_seed, seed_a, seed_b = seeds(seed)
+    _, seed_a, seed_b = seeds(seed)
     seats = seated(((agent_a, seed_a), (agent_b, seed_b)), build)
-    game = new_game(options)
-    game.reset(seed=game_seed, breaker=0)
     start = time.perf_counter()
-    tally, shooter = _Tally.zero(), None
-    recorder = FrameRecorder(frame_index, seed, (agent_a, agent_b), options)
-    before = game.view()
-    for decided in play_out(game, seats, options.decision_cap):
-        shooter = tally.add(decided, shooter)
-        recorder.add(before, decided)
-        before = game.view()
+    tally = _Tally()
+    shooter: list[int | None] = [None]
+
+    def count(before: FrameView, decided: Decided, after: FrameView) -> None:
+        shooter[0] = tally.add(decided, shooter[0])
+
+    game, shots = _play(seats, (agent_a, agent_b), seed, options, frame_index, None, count)
     frame = game.frame
     if record is not None:
-        write_frame(record, recorder.finish(game.state, frame))
-    return FrameRecord(
+        write_frame(record, shots)
+    return FrameOutcome(
         agents=(agent_a, agent_b),
         seed=seed,
         winner=frame.winner,
         shots=frame.shots,
-        fouls=_pair(tally.fouls),
-        visits=_pair(tally.visits),
-        whites_potted=_pair(tally.whites),
-        colour_attempts=_pair(tally.attempts),
-        colour_pots=_pair(tally.colour_pots),
-        time_fouls=_pair(tally.time_fouls),
-        errors=_pair(tally.errors),
         wall_time=time.perf_counter() - start,
         extensions=(int(frame.extension_used[0]), int(frame.extension_used[1])),
-        decisions=_pair(tally.decisions),
-        thinking=(tally.thinking[0], tally.thinking[1]),
+        **tally.pairs(),
     )
 
 
-def _pair(values: list[int]) -> tuple[int, int]:
-    return (int(values[0]), int(values[1]))
+Watcher = Callable[[FrameView, Decided, FrameView], None]
+"""Called with every settled decision as the frame goes on, between the view it was made from
+and the view after it (the table settled, spotting done)."""
+
+
+def play_watched(
+    agent_a: str,
+    agent_b: str,
+    seed: int = 0,
+    options: FrameOptions | None = None,
+    *,
+    here: Mapping[str, Agent] | None = None,
+    watch: Watcher | None = None,
+    trajectory_fps: float | None = None,
+) -> FrameShots:
+    """Play one frame to be watched (what ``kinghill play`` runs) and return its shot record:
+    every decision, the final table and the result. ``agent_a`` in seat 0 breaks; the agents
+    and the table's noise are seeded from ``seed`` as in :func:`play_frame`.
+
+    :param options: how the frame is played (default: :class:`FrameOptions`'s defaults).
+    :param here: agents by name that decide in this process, never cut off (a person at a
+        window, :class:`~kinghill.agents.human.HumanSeat`); every other name is an agent spec
+        built in an agent process of its own.
+    :param watch: called with each decision as it is settled (commentary, a window).
+    :param trajectory_fps: sample each shot's ball paths this many times a simulated second
+        (for an animation or a replay); None keeps none.
+    :raises TournamentError: an agent that cannot be built (``agent_a`` or ``agent_b``).
+    """
+    here = here or {}
+    options = options or FrameOptions()
+    names = (agent_a, agent_b)
+    seats: list[Seat] = []
+    for process, name, agent_seed, parameter in zip(
+        seat_processes(), names, seeds(seed)[1:], ("agent_a", "agent_b"), strict=True
+    ):
+        if name in here:
+            seats.append(InProcessSeat(here[name]))
+            continue
+        try:
+            process.build(name, agent_seed)
+        except (AgentSpecError, AgentStartError, OSError) as error:
+            raise TournamentError(str(error), parameter) from None
+        seats.append(process)
+    return _play(seats, names, seed, options, 0, trajectory_fps, watch)[1]
+
+
+def _play(
+    seats: Sequence[Seat],
+    names: tuple[str, str],
+    seed: int,
+    options: FrameOptions,
+    frame_index: int,
+    trajectory_fps: float | None,
+    watch: Watcher | None,
+) -> tuple[Game, FrameShots]:
+    """Play the frame of ``seed`` in ``seats`` to its end, recording every decision and showing
+    it to ``watch``; the game at the end and the frame's shot record."""
+    game = new_game(options, trajectory_fps)
+    game.reset(seed=seeds(seed)[0], breaker=0)
+    recorder = ShotRecorder(frame_index, seed, names, options)
+    before = game.view()
+    for decided in play_out(game, seats, options.decision_cap):
+        recorder.add(before, decided)
+        after = game.view()
+        if watch is not None:
+            watch(before, decided, after)
+        before = after
+    return game, recorder.finish(game.state, game.frame)

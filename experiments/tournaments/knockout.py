@@ -12,29 +12,26 @@ seeds, so the frames that the results so far make certain are played in waves (i
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from kinghill.envs.rules import ShotClock
 from kinghill.experiments.tournaments.bracket import Slot, bracket, bracket_size, champion
-from kinghill.experiments.tournaments.json_fields import from_json_object
-from kinghill.experiments.tournaments.race import Match, MatchScore
-from kinghill.experiments.tournaments.tournament import (
-    FrameLog,
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
+from kinghill.experiments.tournaments.frames import (
+    FrameOutcome,
     FramePlayer,
-    FrameRecord,
-    FrameRunner,
     FrameTask,
-    MatchOptions,
-    TournamentError,
     frame_seed,
-    in_process,
     play_task,
 )
+from kinghill.experiments.tournaments.json_fields import from_json_object
+from kinghill.experiments.tournaments.options import FrameOptions
+from kinghill.experiments.tournaments.race import Race, RaceScore
+from kinghill.experiments.tournaments.runners import FrameRunner, in_process
 
 FORMAT = "knockout"
 
@@ -58,21 +55,21 @@ class KnockoutConfig:
     seed: int = 0
     clock: bool = True
     first_round: int = 1
-    options: MatchOptions = field(default_factory=MatchOptions)
+    options: FrameOptions = field(default_factory=FrameOptions)
     seeding: str = "order"
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
-            raise TournamentError("give at least two different agents", "--agents")
+            raise TournamentError("give at least two different agents", "agents")
         if self.race < 1:
-            raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "--race")
+            raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "race")
         if self.first_round < 1:
-            raise TournamentError(f"counts from 1 (got {self.first_round!r})", "--first-round")
+            raise TournamentError(f"counts from 1 (got {self.first_round!r})", "first_round")
         if self.options.round is not None:
             raise TournamentError(
                 "does not apply to a knockout: its rounds set the clock "
-                "(use --first-round and --clock)",
-                "--round",
+                "(set first_round and clock)",
+                "round",
             )
 
     @property
@@ -83,13 +80,13 @@ class KnockoutConfig:
     @property
     def max_frames(self) -> int:
         """Frames reserved in the log for each match."""
-        return Match(("a", "b"), self.race, 0).max_frames
+        return Race(("a", "b"), self.race, 0).max_frames
 
     def tournament_round(self, bracket_round: int) -> int:
         """The section-12 round number of a bracket round."""
         return self.first_round + bracket_round - 1
 
-    def round_options(self, bracket_round: int) -> MatchOptions:
+    def round_options(self, bracket_round: int) -> FrameOptions:
         """How the frames of a bracket round are played: its clock, or none (12.1)."""
         clocked = self.tournament_round(bracket_round) if self.clock else None
         return replace(self.options, round=clocked)
@@ -100,13 +97,13 @@ class KnockoutConfig:
             return None
         return ShotClock(round=self.tournament_round(bracket_round)).limit
 
-    def match(self, slot: Slot) -> Match:
+    def match(self, slot: Slot) -> Race:
         """The match of a set slot, with its place in the frame log and its seed."""
         a, b = slot.agents
         if a is None or b is None:
             raise ValueError(f"slot {slot.round}.{slot.index} is not set")
         number = self._slot_number(slot.round, slot.index)
-        return Match((a, b), self.race, frame_seed(self.seed, number), number * self.max_frames)
+        return Race((a, b), self.race, frame_seed(self.seed, number), number * self.max_frames)
 
     def round_of_frame(self, frame: int) -> int:
         """The bracket round of the frame at index ``frame`` of the log."""
@@ -151,15 +148,23 @@ class KnockoutState:
         return champion(self.rounds)
 
 
-def knockout_state(config: KnockoutConfig, records: Sequence[FrameRecord]) -> KnockoutState:
+def knockout_state(
+    config: KnockoutConfig, records: Sequence[FrameOutcome] | Mapping[int, FrameOutcome]
+) -> KnockoutState:
     """The bracket that ``records`` decide, and the frames to play next: for every set match not
-    yet decided, the frames it will certainly play. A record that belongs to no match of this
-    bracket, or comes out of order, is an error."""
-    by_frame = {record.frame: record for record in records}
+    yet decided, the frames it will certainly play that are not recorded.
+
+    A match is scored by its frames recorded without a gap from its first; a frame recorded
+    after a gap (logged by one worker while another's earlier frame was lost) is kept when the
+    match certainly plays it, and the gap is played again. A record that belongs to no match of
+    this bracket, that no match certainly plays, or that is not its frame (other agents or
+    another seed) is an error naming the frame.
+    """
+    by_frame = dict(records) if isinstance(records, Mapping) else {r.frame: r for r in records}
     used: set[int] = set()
     pending: list[FrameTask] = []
 
-    def results(slot: Slot) -> MatchScore:
+    def results(slot: Slot) -> RaceScore:
         match = config.match(slot)
         played = []
         for k in range(match.max_frames):
@@ -169,7 +174,14 @@ def knockout_state(config: KnockoutConfig, records: Sequence[FrameRecord]) -> Kn
             played.append(record)
         score = match.score(played)
         used.update(r.frame for r in played)
-        pending.extend(match.task(score.frames + j) for j in range(score.needed))
+        for k in range(score.frames, score.frames + score.needed):  # certain to be played
+            task, record = match.task(k), by_frame.get(match.first_frame + k)
+            if record is None:
+                pending.append(task)
+            elif (record.agents, record.seed) != (task.agents, task.seed):
+                raise TournamentError(f"frame {record.frame} is not frame {k} of {match}", "out")
+            else:
+                used.add(record.frame)
         return score
 
     rounds = bracket(config.agents, results)
@@ -177,8 +189,8 @@ def knockout_state(config: KnockoutConfig, records: Sequence[FrameRecord]) -> Kn
     if stray:
         raise TournamentError(
             f"frame {stray[0]} of the log belongs to no match of this knockout "
-            "(a frame of a match not yet set, or after a gap)",
-            "--out",
+            "(a frame of a match not yet set, or after the match was decided)",
+            "out",
         )
     return KnockoutState(rounds, pending)
 
@@ -190,7 +202,7 @@ class _RoundPlayer:
     config: KnockoutConfig
     player: FramePlayer
 
-    def __call__(self, task: FrameTask) -> FrameRecord:
+    def __call__(self, task: FrameTask) -> FrameOutcome:
         options = self.config.round_options(self.config.round_of_frame(task.frame))
         return play_task(self.player, options, task)
 
@@ -209,25 +221,15 @@ def run_knockout(
     """
     log = FrameLog(out)
     log.claim(config)
-    records = {record.frame: record for record in log.records()}
-    play = _RoundPlayer(config, player)
-    state = knockout_state(config, list(records.values()))
-    with tqdm(
-        total=len(records) + len(state.pending),
-        initial=len(records),
-        unit="frame",
-        disable=None if progress is None else not progress,
-    ) as bar:
-        while state.pending:
-            bar.total = len(records) + len(state.pending)
-            bar.set_description(f"round {config.round_of_frame(state.pending[0].frame)}")
-            for record in runner(play, state.pending):
-                log.append(record)
-                records[record.frame] = record
-                bar.update()
-            state = knockout_state(config, list(records.values()))
-    log.rewrite(sorted(records.values(), key=lambda r: r.frame))
-    return state
+
+    def needed(records: Mapping[int, FrameOutcome]) -> list[FrameTask]:
+        return knockout_state(config, records).pending
+
+    def describe(tasks: Sequence[FrameTask]) -> str:
+        return f"round {config.round_of_frame(tasks[0].frame)}"
+
+    played = play_into(log, _RoundPlayer(config, player), needed, runner, progress, describe)
+    return knockout_state(config, played)
 
 
 def seeds_from_ratings(agents: Sequence[str], report: Path) -> tuple[str, ...]:
@@ -237,12 +239,12 @@ def seeds_from_ratings(agents: Sequence[str], report: Path) -> tuple[str, ...]:
         rated = json.loads(report.read_text())["agents"]
         ratings = {name: rated[name]["bradley_terry_elo"]["estimate"] for name in rated}
     except FileNotFoundError:
-        raise TournamentError(f"no report at {report}", "--ratings") from None
+        raise TournamentError(f"no report at {report}", "ratings") from None
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise TournamentError(
-            f"{report} is not a round robin's report.json ({error!r})", "--ratings"
+            f"{report} is not a round robin's report.json ({error!r})", "ratings"
         ) from None
     unrated = [name for name in agents if name not in ratings]
     if unrated:
-        raise TournamentError(f"{report} has no rating for {', '.join(unrated)}", "--ratings")
+        raise TournamentError(f"{report} has no rating for {', '.join(unrated)}", "ratings")
     return tuple(sorted(agents, key=lambda name: -ratings[name]))

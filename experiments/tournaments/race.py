@@ -1,11 +1,11 @@
-"""Matches: a race to N frames between two agents, played frame by frame.
+"""Races: a knockout's match, a race to N frames between two agents, played frame by frame.
 
 The break alternates frame by frame, the higher seed breaking the first; every frame is a new
 frame of the rules, so fouls (and the 12.5 extension) start again from nothing (10.5). Frame
 ``k``'s seed follows from the match's seed and ``k`` alone, so a match's frames are the same
 whenever and wherever they are played, and an interrupted match resumes from its recorded
 frames. A truncated frame (R-truncate) counts for nobody; so that drawn frames cannot prolong a
-match for ever, a match ends after :attr:`Match.max_frames` frames, won by whoever leads (then
+match for ever, a match ends after :attr:`Race.max_frames` frames, won by whoever leads (then
 by fewer fouls, then by the higher seed).
 """
 
@@ -14,23 +14,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kinghill.experiments.tournaments.tournament import (
-    FrameRecord,
-    FrameTask,
-    TournamentError,
-    frame_seed,
-)
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frames import FrameOutcome, FrameTask, frame_seed, seat_totals
 
 FRAMES_PER_RACE = 3
 """A match of a race to N ends after at most this many times N frames (drawn frames)."""
 
 
 @dataclass(frozen=True)
-class MatchScore:
-    """Where a match stands after its recorded frames; pairs follow ``Match.agents``.
+class RaceScore:
+    """Where a match stands after its recorded frames; pairs follow ``Race.agents``.
 
     ``winner`` is the agent that won the match, None while it goes on; ``decided_by`` is
-    ``"race"`` (reached N frames) or ``"frame cap"`` (:attr:`Match.max_frames` reached);
+    ``"race"`` (reached N frames) or ``"frame cap"`` (:attr:`Race.max_frames` reached);
     ``needed`` is how many more frames the match will certainly play (0 once decided).
     """
 
@@ -48,7 +44,7 @@ class MatchScore:
 
 
 @dataclass(frozen=True)
-class Match:
+class Race:
     """A race to ``race`` frames between ``agents`` (the higher seed first).
 
     :param seed: the match's seed; frame ``k`` is played on ``frame_seed(seed, k)``.
@@ -62,10 +58,10 @@ class Match:
 
     def __post_init__(self) -> None:
         if self.race < 1:
-            raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "--race")
+            raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "race")
         if self.agents[0] == self.agents[1]:
             raise TournamentError(
-                f"a match needs two different agents, got {self.agents}", "--agents"
+                f"a match needs two different agents, got {self.agents}", "agents"
             )
 
     @property
@@ -80,11 +76,10 @@ class Match:
         seats = self.agents if k % 2 == 0 else (self.agents[1], self.agents[0])
         return FrameTask(self.first_frame + k, seats, frame_seed(self.seed, k))
 
-    def score(self, records: Sequence[FrameRecord]) -> MatchScore:
+    def score(self, records: Sequence[FrameOutcome]) -> RaceScore:
         """The score after ``records``, the match's frames 0, 1, ... in order (each checked
         against its task); frames recorded after the match was decided are an error."""
-        wins, fouls, time_fouls, extensions, decisions = ([0, 0] for _ in range(5))
-        thinking = [0.0, 0.0]
+        wins = [0, 0]
         draws = 0
         winner: str | None = None
         decided_by: str | None = None
@@ -95,18 +90,11 @@ class Match:
                 task.agents,
                 task.seed,
             ):
-                raise TournamentError(f"frame {record.frame} is not frame {k} of {self}", "--out")
+                raise TournamentError(f"frame {record.frame} is not frame {k} of {self}", "out")
             if winner is not None:
                 raise TournamentError(
-                    f"frame {record.frame} was played after {self} was won", "--out"
+                    f"frame {record.frame} was played after {self} was won", "out"
                 )
-            for seat, name in enumerate(record.agents):
-                side = self.agents.index(name)
-                fouls[side] += record.fouls[seat]
-                time_fouls[side] += record.time_fouls[seat]
-                extensions[side] += record.extensions[seat]
-                decisions[side] += record.decisions[seat]
-                thinking[side] += record.thinking[seat]
             if record.winner is None:
                 draws += 1
             else:
@@ -114,24 +102,27 @@ class Match:
             if max(wins) >= self.race:
                 winner, decided_by = self.agents[wins.index(max(wins))], "race"
             elif k + 1 == self.max_frames:
+                fouls = seat_totals(records, self.agents)["fouls"]
                 winner, decided_by = self._leader(wins, fouls), "frame cap"
         played = len(records)
         needed = 0 if winner else min(self.race - max(wins), self.max_frames - played)
-        return MatchScore(
+        totals = seat_totals(records, self.agents)
+        thinking = totals["thinking"]
+        return RaceScore(
             wins=_pair(wins),
             draws=draws,
             frames=played,
             winner=winner,
             decided_by=decided_by,
             needed=needed,
-            fouls=_pair(fouls),
-            time_fouls=_pair(time_fouls),
-            extensions=_pair(extensions),
-            decisions=_pair(decisions),
-            thinking=(thinking[0], thinking[1]),
+            fouls=_pair(totals["fouls"]),
+            time_fouls=_pair(totals["time_fouls"]),
+            extensions=_pair(totals["extensions"]),
+            decisions=_pair(totals["decisions"]),
+            thinking=(float(thinking[0]), float(thinking[1])),
         )
 
-    def _leader(self, wins: Sequence[int], fouls: Sequence[int]) -> str:
+    def _leader(self, wins: Sequence[int], fouls: Sequence[float]) -> str:
         """Who wins a match stopped by the frame cap: more frames, fewer fouls, higher seed."""
         best = min(range(2), key=lambda side: (-wins[side], fouls[side], side))
         return self.agents[best]
@@ -140,5 +131,11 @@ class Match:
         return f"the race to {self.race} {self.agents[0]} v {self.agents[1]}"
 
 
-def _pair(values: Sequence[int]) -> tuple[int, int]:
+Match = Race
+"""The name :class:`Race` had before (the README's knockout example used it); kept for scripts."""
+MatchScore = RaceScore
+"""The name :class:`RaceScore` had before; kept for scripts."""
+
+
+def _pair(values: Sequence[float]) -> tuple[int, int]:
     return (int(values[0]), int(values[1]))

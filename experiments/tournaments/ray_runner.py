@@ -10,8 +10,11 @@ from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from kinghill.experiments.tournaments.errors import TournamentError
+
 if TYPE_CHECKING:
-    from kinghill.experiments.tournaments.tournament import FrameRecord, FrameRunner, FrameTask
+    from kinghill.experiments.tournaments.frames import FrameOutcome, FrameTask
+    from kinghill.experiments.tournaments.runners import FrameRunner
 
 
 def import_ray() -> ModuleType:
@@ -19,10 +22,8 @@ def import_ray() -> ModuleType:
     try:
         import ray
     except ImportError:
-        from kinghill.experiments.tournaments.tournament import TournamentError
-
         raise TournamentError(
-            "--ray needs Ray: pip install 'kinghill[ray]' (or pip install 'ray[default]')"
+            "needs Ray: pip install 'kinghill[ray]' (or pip install 'ray[default]')", "ray"
         ) from None
     return ray
 
@@ -38,8 +39,8 @@ def on_ray(address: str) -> FrameRunner:
     ray = import_ray()
 
     def run(
-        play: Callable[[FrameTask], FrameRecord], tasks: Sequence[FrameTask]
-    ) -> Iterator[FrameRecord]:
+        play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
+    ) -> Iterator[FrameOutcome]:
         started_here = not ray.is_initialized()
         if started_here:
             ray.init(address=None if address == "local" else address, log_to_driver=False)
@@ -62,6 +63,6 @@ def on_ray(address: str) -> FrameRunner:
     return run
 
 
-def _play(play: Callable[[FrameTask], FrameRecord], task: FrameTask) -> FrameRecord:
+def _play(play: Callable[[FrameTask], FrameOutcome], task: FrameTask) -> FrameOutcome:
     """The Ray task: play one frame (a plain function, as ``ray.remote`` wants)."""
     return play(task)

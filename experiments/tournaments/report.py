@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kinghill.experiments.tournaments.frames import SEAT_FIELDS, seat_totals
 from kinghill.experiments.tournaments.stats import (
     Interval,
     rating_intervals,
@@ -21,7 +22,8 @@ from kinghill.experiments.tournaments.stats import (
 )
 
 if TYPE_CHECKING:
-    from kinghill.experiments.tournaments.tournament import FrameRecord, TournamentConfig
+    from kinghill.experiments.tournaments.config import TournamentConfig
+    from kinghill.experiments.tournaments.frames import FrameOutcome
 
 
 @dataclass(frozen=True)
@@ -75,11 +77,11 @@ class Report:
     truncated_frames: int
     breaker_wins: Interval
     wall_time_per_frame: float | None
-    frames: tuple[FrameRecord, ...]
+    frames: tuple[FrameOutcome, ...]
     data: Mapping[str, Any]
 
     @classmethod
-    def of(cls, data: dict[str, Any], frames: Sequence[FrameRecord] = ()) -> Report:
+    def of(cls, data: dict[str, Any], frames: Sequence[FrameOutcome] = ()) -> Report:
         """The typed form of a report built by :func:`build_report` (or read from
         ``report.json``), with the frames it was built from."""
         agents = {
@@ -148,16 +150,9 @@ def _maybe_interval(value: dict[str, float] | None) -> Interval | None:
     return None if value is None else _from_interval(value)
 
 
-SEAT_COUNTS = (
-    "fouls",
-    "visits",
-    "whites_potted",
-    "colour_attempts",
-    "colour_pots",
-    "time_fouls",
-    "errors",
-)
-"""Per-seat counts of a frame record summed per agent."""
+SEAT_COUNTS = tuple(f for f in SEAT_FIELDS if f not in ("extensions", "decisions", "thinking"))
+"""Per-seat counts of a frame record summed per agent and reported as they are (fouls, visits,
+whites potted, colour attempts and pots, time fouls, errors)."""
 
 
 def _interval(value: Interval) -> dict[str, float]:
@@ -168,7 +163,7 @@ def _ratio(numerator: float, denominator: float) -> float | None:
     return numerator / denominator if denominator else None
 
 
-def tally(agents: Sequence[str], records: Sequence[FrameRecord]) -> tuple[np.ndarray, np.ndarray]:
+def tally(agents: Sequence[str], records: Sequence[FrameOutcome]) -> tuple[np.ndarray, np.ndarray]:
     """``wins[i, j]``: frames agent i won against j; ``draws[i, j]``: truncated frames."""
     index = {name: i for i, name in enumerate(agents)}
     wins = np.zeros((len(agents), len(agents)))
@@ -184,7 +179,7 @@ def tally(agents: Sequence[str], records: Sequence[FrameRecord]) -> tuple[np.nda
 
 
 def build_report(
-    config: TournamentConfig, records: Sequence[FrameRecord], samples: int = 1000, seed: int = 0
+    config: TournamentConfig, records: Sequence[FrameOutcome], samples: int = 1000, seed: int = 0
 ) -> dict[str, Any]:
     """All the report's numbers as a JSON-ready dict."""
     agents = list(config.agents)
@@ -218,9 +213,10 @@ def build_report(
         len(agents),
     )
     per_agent: dict[str, dict[str, Any]] = {}
+    totals = seat_totals(records, agents)
     for i, name in enumerate(agents):
         seats = [(r, r.agents.index(name)) for r in records if name in r.agents]
-        sums = {key: sum(getattr(r, key)[s] for r, s in seats) for key in SEAT_COUNTS}
+        sums = {key: totals[key][i] for key in SEAT_COUNTS}
         frames = len(seats)
         per_agent[name] = {
             "frames": frames,
@@ -232,13 +228,11 @@ def build_report(
             "fouls_per_frame": _ratio(sums["fouls"], frames),
             "legal_pots_per_visit": _ratio(sums["whites_potted"], sums["visits"]),
             "colour_pot_success": (
-                _interval(wilson_interval(sums["colour_pots"], sums["colour_attempts"]))
+                _interval(wilson_interval(sums["colour_pots"], int(sums["colour_attempts"])))
                 if sums["colour_attempts"]
                 else None
             ),
-            "seconds_per_decision": _ratio(
-                sum(r.thinking[s] for r, s in seats), sum(r.decisions[s] for r, s in seats)
-            ),
+            "seconds_per_decision": _ratio(totals["thinking"][i], totals["decisions"][i]),
             **{key: sums[key] for key in SEAT_COUNTS},
         }
     decided = [r for r in records if r.winner is not None]
@@ -366,7 +360,7 @@ def plot_ratings(report: dict[str, Any], path: Path) -> None:
 
 
 def write_report(
-    out: Path, config: TournamentConfig, records: Sequence[FrameRecord], samples: int = 1000
+    out: Path, config: TournamentConfig, records: Sequence[FrameOutcome], samples: int = 1000
 ) -> str:
     """Write ``report.json``, ``report.md`` and ``ratings.png`` in ``out``; return a summary."""
     return save_report(out, build_report(config, records, samples=samples, seed=config.seed))

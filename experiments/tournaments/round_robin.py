@@ -10,6 +10,7 @@ name in whichever process plays the frame.
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -19,18 +20,16 @@ from typing import Any
 
 from kinghill.agents import AgentSpecError, build_agent, make_agent
 from kinghill.envs import Agent
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frame_player import play_frame
+from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask, play_task
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
 from kinghill.experiments.tournaments.report import Report, build_report, save_report
-from kinghill.experiments.tournaments.tournament import (
-    DEFAULT_DECISION_CAP,
-    FramePlayer,
-    FrameRecord,
+from kinghill.experiments.tournaments.runners import (
     FrameRunner,
-    MatchOptions,
-    TournamentConfig,
     in_process,
     in_worker_processes,
-    run_tournament,
 )
 
 AgentLike = str | Agent | Callable[..., Any]
@@ -91,7 +90,9 @@ class Lineup:
     def build(self, name: str, seed: int) -> Agent:
         return self.makers[name](seed)
 
-    def __call__(self, agent_a: str, agent_b: str, seed: int, options: MatchOptions) -> FrameRecord:
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome:
         return play_frame(
             agent_a,
             agent_b,
@@ -101,6 +102,34 @@ class Lineup:
             record=self.record,
             frame_index=self.frame_of_seed.get(seed, 0),
         )
+
+
+def run_tournament(
+    config: TournamentConfig,
+    out: Path,
+    player: FramePlayer,
+    runner: FrameRunner = in_process,
+    progress: bool | None = None,
+) -> list[FrameOutcome]:
+    """Play (or resume) the round robin ``config`` in the folder ``out`` with ``player`` and
+    return all its frames in index order; frames already in ``out``'s log are not played again.
+    :func:`evaluate` wraps it (agents built by name, the report written).
+
+    :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
+    :param progress: show a progress bar; ``None`` shows it on a terminal only.
+    :raises TournamentError: ``out`` holds another tournament, or a log that does not fit it.
+    """
+    log = FrameLog(out)
+    log.claim(config)
+    schedule = config.schedule()
+    log.read(schedule)  # every logged frame checked against the schedule, by its line
+
+    def missing(played: Mapping[int, FrameOutcome]) -> list[FrameTask]:
+        return [task for task in schedule if task.frame not in played]
+
+    play = functools.partial(play_task, player, config.options)
+    played = play_into(log, play, missing, runner, progress)
+    return [played[task.frame] for task in schedule]
 
 
 def makers(agents: Sequence[AgentLike] | Mapping[str, AgentLike]) -> dict[str, AgentMaker]:
@@ -166,7 +195,7 @@ def evaluate(
     :param round: the section-12 clock as in this round (None: no clock).
     :param max_shots: shots after which a frame is truncated, a draw.
     :param decision_cap: seconds after which an untimed decision is cut off and charged as
-        none (:class:`MatchOptions`); agents decide in processes of their own so that this
+        none (:class:`FrameOptions`); agents decide in processes of their own so that this
         and the clock's limits hold (:mod:`kinghill.experiments.tournaments.agent_process`).
     :param out: keep the frame log, report files and records in this folder; an existing one
         is resumed (same settings only). None plays in a temporary folder.
@@ -183,7 +212,7 @@ def evaluate(
     """
     if record and out is None:
         raise ValueError("record=True needs out=, the folder to keep the records in")
-    options = MatchOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
+    options = FrameOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
     if player is None:

@@ -1,0 +1,68 @@
+"""The options every command that plays frames shares (``--round``, ``--noise``,
+``--max-shots``, ``--decision-cap``), and the mapping of the tournaments library's errors, which
+name parameters, to the options the user typed."""
+
+from __future__ import annotations
+
+import argparse
+
+from kinghill.experiments.cli.app import UsageError, positive_float, positive_int
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
+
+POSITIONALS = {"agent_a": "A", "agent_b": "B"}
+"""Parameters that the command line takes as positionals, by their metavar."""
+
+
+def add_frame_options(parser: argparse.ArgumentParser) -> None:
+    """The ``--round``, ``--noise/--no-noise``, ``--max-shots`` and ``--decision-cap`` options
+    (the fields of :class:`~kinghill.experiments.tournaments.options.FrameOptions`)."""
+    parser.add_argument(
+        "--round",
+        type=positive_int,
+        metavar="R",
+        help="section 12 time control as in round R: no clock in rounds 1-2, 35 s per shot "
+        "in round 3, 5 s less each later round, never under 20 s (default: no clock)",
+    )
+    parser.add_argument(
+        "--noise",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="execution noise on the cue (default: on)",
+    )
+    parser.add_argument(
+        "--max-shots",
+        type=positive_int,
+        default=200,
+        metavar="S",
+        help="shots after which a frame is truncated, a draw (default: 200)",
+    )
+    parser.add_argument(
+        "--decision-cap",
+        type=positive_float,
+        default=DEFAULT_DECISION_CAP,
+        metavar="SECONDS",
+        help="cut off an untimed decision (no clock, or the 10.4 choice) after SECONDS: a "
+        "shot not played, a foul; a choice not made, playing on (default: "
+        f"{DEFAULT_DECISION_CAP:g}, the longest a clocked shot may take, 35 s + 15 s)",
+    )
+
+
+def frame_options(args: argparse.Namespace) -> FrameOptions:
+    """The frame options given by :func:`add_frame_options`."""
+    return FrameOptions(
+        round=args.round,
+        noise=args.noise,
+        max_shots=args.max_shots,
+        decision_cap=args.decision_cap,
+    )
+
+
+def flag(parameter: str) -> str:
+    """The command-line argument of a library parameter: ``max_shots`` is ``--max-shots``."""
+    return POSITIONALS.get(parameter, "--" + parameter.replace("_", "-"))
+
+
+def usage_error(error: TournamentError) -> UsageError:
+    """The usage error (exit status 2) that reports ``error`` against its argument."""
+    return UsageError(error.message, None if error.parameter is None else flag(error.parameter))

@@ -1,0 +1,245 @@
+"""``kinghill tournament``: a round robin (:func:`~kinghill.experiments.evaluate`) or a knockout
+(:func:`~kinghill.experiments.tournaments.knockout.run_knockout`, its options in
+:mod:`.knockout`) from the command line, resumable with the same command; the libraries' errors
+(naming parameters) reported against the options the user typed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from types import FrameType
+from typing import NoReturn
+
+from kinghill.experiments.cli import knockout as knockout_cli
+from kinghill.experiments.cli.app import (
+    CommandError,
+    UsageError,
+    output_dir,
+    positive_int,
+    seed,
+)
+from kinghill.experiments.cli.frame_options import add_frame_options, usage_error
+from kinghill.experiments.tournaments.config import DEFAULT_FRAMES
+from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
+from kinghill.experiments.tournaments.frames import FramePlayer
+from kinghill.experiments.tournaments.runners import (
+    DEFAULT_PLAYER,
+    MOVED_PLAYERS,
+    FrameRunner,
+    in_process,
+    in_worker_processes,
+    load_frame_player,
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill tournament``."""
+    parser = subparsers.add_parser(
+        "tournament",
+        help="round robin or knockout of agents: ratings or a bracket, a Markdown/JSON report "
+        "and a plot",
+        description=(
+            "Round robin: every pair of agents plays N frames, seats swapped (each agent breaks "
+            "in half of them), execution noise on. Knockout (--format knockout): single "
+            "elimination in races to N frames, the clock of section 12 tightening from round 3. "
+            "Frames are appended to DIR/frames.jsonl as they end; run the same command again to "
+            "resume where it stopped. The report goes to DIR/report.md, DIR/report.json and "
+            "DIR/ratings.png (a knockout: DIR/bracket.png)."
+        ),
+        epilog="examples: kinghill tournament --agents random heuristic --frames 20 --out runs/t1; "
+        "kinghill tournament --format knockout --agents search heuristic random --race 3 "
+        "--out runs/k1",
+    )
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        default=["random", "heuristic", "search"],
+        metavar="AGENT",
+        help="agent specs: random, heuristic, search, search:N, search:Xs, search-value:PATH, "
+        "policy:PATH, rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
+        "PYTHONPATH), or an entry point of kinghill.agents (default: random heuristic search)",
+    )
+    parser.add_argument(
+        "--frames",
+        type=positive_int,
+        metavar="N",
+        help=f"round robin: frames per pair, even (default: {DEFAULT_FRAMES})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=0,
+        help="tournament seed; frame seeds follow from it (default: 0)",
+    )
+    parser.add_argument(
+        "--out",
+        type=output_dir,
+        default="runs/tournament",
+        metavar="DIR",
+        help="results and report; an existing DIR is resumed (default: runs/tournament)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=os.cpu_count() or 1,
+        metavar="K",
+        help="local worker processes; 1 plays in this process (default: all CPUs)",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the frames on Ray instead: a cluster address, 'auto', or 'local' to start "
+        "one here (needs pip install 'kinghill[ray]')",
+    )
+    add_frame_options(parser)
+    parser.add_argument(
+        "--rating-samples",
+        type=positive_int,
+        default=1000,
+        metavar="B",
+        help="posterior draws for the rating intervals (default: 1000)",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="keep every decision of every frame (position, action, shot as played, events, "
+        "ruling, time) in DIR/records/, for kinghill replay and kinghill export",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="play nothing: re-render the report from DIR/frames.jsonl",
+    )
+    parser.add_argument(
+        "--player",
+        default=DEFAULT_PLAYER,
+        metavar="MODULE:FUNCTION",
+        help=f"the function that plays one frame (default: {DEFAULT_PLAYER})",
+    )
+    knockout_cli.add_arguments(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run (or resume) the tournament, a round robin or a knockout, then print its summary."""
+    try:
+        if knockout_cli.is_knockout(args) and args.report_only:
+            summary = knockout_cli.report_only(args.out)
+        elif knockout_cli.is_knockout(args):
+            if args.record:
+                raise UsageError("keeps the records of round robins only", "--record")
+            config = knockout_cli.config_from_args(args)
+            player, runner = _start(args)
+            with _sigterm_as_interrupt():
+                summary = knockout_cli.play(config, args.out, player, runner)
+        else:
+            summary = _round_robin(args)
+    except TournamentError as error:
+        raise usage_error(error) from None
+    except BrokenProcessPool as error:
+        raise CommandError(
+            f"a worker process died ({error}); the frames played are in "
+            f"{args.out / FRAMES_FILE}, run the same command again to resume"
+        ) from None
+    except KeyboardInterrupt:
+        print(
+            f"kinghill tournament: interrupted; the frames played are in {args.out / FRAMES_FILE}"
+            ", run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(summary)
+    return 0
+
+
+def _round_robin(args: argparse.Namespace) -> str:
+    """Run (or resume) the round robin through :func:`~kinghill.experiments.evaluate`, or with
+    ``--report-only`` only redraw its report; return the summary to print."""
+    from kinghill.agents import AgentSpecError
+    from kinghill.experiments.tournaments.report import summary, write_report
+    from kinghill.experiments.tournaments.round_robin import evaluate
+
+    if args.report_only:
+        log = FrameLog(args.out)
+        config = log.load_config()
+        records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
+        return write_report(args.out, config, records, samples=args.rating_samples)
+    custom = (
+        None
+        if MOVED_PLAYERS.get(args.player, args.player) == DEFAULT_PLAYER
+        else load_frame_player(args.player)
+    )
+    if args.record and custom is not None:
+        raise UsageError("needs the built-in frame player (leave out --player)", "--record")
+    try:
+        with _sigterm_as_interrupt():
+            report = evaluate(
+                args.agents,
+                DEFAULT_FRAMES if args.frames is None else args.frames,
+                jobs=args.jobs,
+                seed=args.seed,
+                noise=args.noise,
+                round=args.round,
+                max_shots=args.max_shots,
+                decision_cap=args.decision_cap,
+                out=args.out,
+                record=args.record,
+                rating_samples=args.rating_samples,
+                progress=None,
+                runner=_runner(args),
+                player=custom,
+            )
+    except AgentSpecError as error:
+        raise UsageError(str(error), "--agents") from None
+    return summary(report.markdown(), args.out)
+
+
+def _start(args: argparse.Namespace) -> tuple[FramePlayer, FrameRunner]:
+    """The frame player and runner the command line asks for, its agents checked first."""
+    player = load_frame_player(args.player)
+    if (
+        MOVED_PLAYERS.get(args.player, args.player) == DEFAULT_PLAYER
+    ):  # its agents come from the registry
+        _check_agents(args.agents)
+    return player, _runner(args)
+
+
+def _check_agents(specs: Iterable[str]) -> None:
+    """Fail before any frame is played when an agent spec cannot be built (each is built once
+    here, so a missing module, bad arguments or a missing checkpoint are reported at once)."""
+    from kinghill.agents import AgentSpecError, make_agent
+
+    for spec in specs:
+        try:
+            make_agent(spec, 0)
+        except (AgentSpecError, OSError) as error:
+            raise UsageError(str(error), "--agents") from None
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM stops the run as Ctrl-C does (workers stopped, the log kept)."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _runner(args: argparse.Namespace) -> FrameRunner:
+    """The frame runner the command line asks for."""
+    if args.ray:
+        from kinghill.experiments.tournaments.ray_runner import on_ray
+
+        return on_ray(args.ray)
+    return in_process if args.jobs <= 1 else in_worker_processes(args.jobs)

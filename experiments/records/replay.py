@@ -1,0 +1,87 @@
+"""Replays: a frame's played shots as a GIF or MP4, from a frame being played or from its record
+(each recorded shot simulated again exactly as it was played, after execution noise, so the
+recorded event log and final position come back exactly; the trajectories are sampled for the
+replay)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kinghill.envs import ShotAction, Turn
+from kinghill.envs.drawing.render import ShotMarks, shot_line
+from kinghill.envs.drawing.replay_video import FORMATS, ReplayShot, write_replay
+from kinghill.envs.rules import Frame
+from kinghill.experiments.records.store import FrameShots, RecordError, load_frame
+
+
+def scoreboard(frame: Frame, names: tuple[str, str]) -> str:
+    """The state of the frame in one line, for the replay's overlay."""
+    return " | ".join(
+        f"P{p} {names[p]}: {len(frame.credited[p])}/{frame.required[p]} whites, "
+        f"{frame.fouls[p]} foul{'s' if frame.fouls[p] != 1 else ''}"
+        for p in (0, 1)
+    )
+
+
+def replay_shot(turn: Turn, before: Frame, names: tuple[str, str]) -> ReplayShot | None:
+    """The replay of a played shot (None for a choice or a shot not played): the scoreboard
+    before it, who shoots with which cue ball and call, and the ruling at the end."""
+    result, action = turn.result, turn.action
+    if result is None or turn.ruling is None or not isinstance(action, ShotAction):
+        return None
+    cue, call = action.shot.cue_ball, action.call
+    overlay = (scoreboard(before, names), shot_line(turn.player, cue, call, names[turn.player]))
+    start = result.trajectory.positions[0] if result.trajectory is not None else None
+    marks = None if start is None else ShotMarks.of(cue, call, start, result.final.spec)
+    return ReplayShot.from_result(result, str(turn.ruling), overlay, marks)
+
+
+def replay_shots(shots: FrameShots, trajectory_fps: float) -> list[ReplayShot]:
+    """The replay of every shot played in the recorded frame, trajectories sampled at
+    ``trajectory_fps`` (per simulated second)."""
+    replayed = []
+    for decision in shots.decisions:
+        if decision.played is None:
+            continue
+        result = decision.resimulate(trajectory_fps)
+        turn = Turn(
+            decision.player,
+            decision.decision,
+            decision.action,
+            decision.ruling,
+            result,
+            decision.seconds,
+        )
+        shot = replay_shot(turn, decision.view.frame, shots.agents)
+        if shot is not None:
+            replayed.append(shot)
+    return replayed
+
+
+def replay(
+    source: str | Path,
+    out: str | Path,
+    frame: int | None = None,
+    fps: float = 25.0,
+    speed: float = 1.0,
+    width_px: int = 800,
+) -> Path:
+    """Write the replay of a recorded frame to ``out`` (``.gif`` or ``.mp4``).
+
+    :param source: a record file, or a folder of records (a tournament's or a played frame's,
+        see :func:`load_frame`).
+    :param frame: which frame of the folder (optional when it holds one).
+    :param fps: pictures per second of the replay.
+    :param speed: playback speed (2: twice as fast).
+    :raises RecordError: the record is missing or broken.
+    :raises ValueError: an output format or a replay setting that cannot be written.
+    """
+    if Path(out).suffix.lower() not in FORMATS:
+        raise ValueError(f"the replay must end in .gif or .mp4: {out}")
+    if not (fps > 0 and speed > 0):
+        raise ValueError(f"fps and speed must be positive (got {fps:g}, {speed:g})")
+    shots = load_frame(source, frame)
+    replayed = replay_shots(shots, fps / speed)
+    if not replayed:
+        raise RecordError(f"frame {shots.frame} of {source} has no shot played to replay")
+    return write_replay(out, replayed, shots.spec, fps=fps, width_px=width_px, speed=speed)
