@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
-from kinghill.experiments.training.train import TrainConfig, load_curve, make_model, make_vec_env
+from kinghill.experiments.training.config import TrainConfig
+from kinghill.experiments.training.curve import load_curve
+from kinghill.experiments.training.sb3 import make_model, make_vec_env
 from kinghill.experiments.training.vector import GymnasiumVecEnv
 
 STEPS = 256

@@ -39,8 +39,8 @@ from typing import Any, NoReturn
 
 SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.play",
-    "kinghill.experiments.training.train",
-    "kinghill.experiments.training.value_training",
+    "kinghill.experiments.cli.train",
+    "kinghill.experiments.cli.train_value",
     "kinghill.experiments.tournaments.tournament",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",

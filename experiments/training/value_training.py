@@ -1,4 +1,4 @@
-"""``kinghill train-value``: a leaf value for the search, learnt from frames of self-play.
+"""A leaf value for the search, learnt from frames of self-play (``kinghill train-value``).
 
 Frames of an agent against itself (the heuristic by default; execution noise on) are played;
 at every shot of either seat after the break (the position a shot leaves, as the search's
@@ -7,17 +7,15 @@ leaves are; a 10.4 choice is valued through its two options instead) the feature
 for the player to move (1 won, 0 lost, 0.5 drawn). A two-layer net is fitted to them by
 cross-entropy (torch, Adam, full-batch epochs on a seeded split) and saved as ``.npz`` for
 ``search-value:PATH``. The held-out log loss and ranking (AUC) of the net and of the search's
-hand-made :func:`~kinghill.agents.search.position_value` on the same positions are printed.
+hand-made :func:`~kinghill.agents.search.position_value` on the same positions are reported.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -27,14 +25,6 @@ from kinghill.agents.search import position_value
 from kinghill.agents.value import N_FEATURES, ValueNet, value_features
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
-from kinghill.experiments.cli.app import (
-    UsageError,
-    agent_name,
-    existing_file,
-    output_file,
-    positive_int,
-    seed,
-)
 from kinghill.physics import NoiseModel
 
 HELD_OUT = 0.2
@@ -204,33 +194,3 @@ def train_value(
         net_log_loss=log_loss(chances, positions.results[test]),
         seconds=time.perf_counter() - start,
     )
-
-
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "train-value",
-        help="learn a leaf value for the search from self-play frames (search-value:PATH)",
-        description=__doc__.split("\n\n", 1)[0] if __doc__ else None,
-    )
-    parser.add_argument("--frames", type=positive_int, default=2000, help="self-play frames")
-    parser.add_argument("--agent", type=agent_name, default="heuristic", help="who plays them")
-    parser.add_argument("--hidden", type=positive_int, default=16, help="hidden units")
-    parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
-    parser.add_argument("--jobs", type=positive_int, default=1, help="self-play processes")
-    parser.add_argument(
-        "--init", type=existing_file, help="fine-tune this net (.npz) instead of a fresh one"
-    )
-    parser.add_argument("--out", type=output_file(".npz"), required=True, help="the net (.npz)")
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        init = None if args.init is None else ValueNet.load(args.init)
-    except ValueError as error:
-        raise UsageError(str(error), "--init") from None
-    report = train_value(
-        args.frames, Path(args.out), args.seed, args.agent, args.hidden, args.jobs, init
-    )
-    print(json.dumps(asdict(report), indent=2))
-    return 0
