@@ -25,6 +25,7 @@ from kinghill.agents.search import position_value
 from kinghill.agents.value import N_FEATURES, ValueNet, value_features
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
+from kinghill.experiments.training.frames import decisions
 from kinghill.physics import NoiseModel
 
 HELD_OUT = 0.2
@@ -53,13 +54,11 @@ def self_play(frames: int, seed: int = 0, agent: str = "heuristic") -> Positions
         game.reset(seed=seed + k, breaker=(seed + k) % 2)
         players = [make_agent(agent, seed=2 * (seed + k) + seat) for seat in (0, 1)]
         movers = []
-        while not game.is_over:
-            view = game.view()
+        for view, _ in decisions(game, players):
             if view.decision is Decision.SHOT:
                 features.append(value_features(view.frame, view.state))
                 hand_made.append(position_value(view.frame, view.state, view.player))
                 movers.append(view.player)
-            game.play(players[game.to_move].act(view))
         winner = game.frame.winner
         results += [0.5 if winner is None else float(winner == m) for m in movers]
         frame_ids += [seed + k] * len(movers)
