@@ -38,6 +38,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--init", type=existing_file, help="fine-tune this net (.npz) instead of a fresh one"
     )
     parser.add_argument("--out", type=output_file(".npz"), required=True, help="the net (.npz)")
+    parser.set_defaults(
+        interrupted="nothing was written (the net is saved at the end); run it again"
+    )
     return parser
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+from stable_baselines3.common.callbacks import ProgressBarCallback
 
 from kinghill.experiments.training.algorithms import algorithm
 from kinghill.experiments.training.config import (
@@ -119,9 +120,11 @@ def _logger(folder: Path) -> Any:
 
 
 def _callbacks(config: TrainConfig) -> list[Any]:
+    """The callbacks of ``learn``: the progress bar, the time limit, checkpoints, snapshots
+    of the learner for its opponents, evaluations."""
     from stable_baselines3.common.callbacks import CheckpointCallback
 
-    out: list[Any] = []
+    out: list[Any] = [ProgressBarCallback()] if config.progress else []
     if config.time_limit is not None:
         from kinghill.experiments.training.time_limit import WallClockLimit
 
@@ -182,14 +185,17 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
 
             if not snapshots(pool_folder(out)):
                 save_snapshot(model, out, 0)  # the pool is never empty
+        callbacks = _callbacks(config)
         try:
             model.learn(
                 total_timesteps=steps,
-                callback=_callbacks(config),
-                progress_bar=config.progress,
+                callback=callbacks,
                 reset_num_timesteps=start_from is None,
             )
         except KeyboardInterrupt:
+            for callback in callbacks:
+                if isinstance(callback, ProgressBarCallback):
+                    callback.on_training_end()  # the bar ends before the line that says why
             model.save(out / INTERRUPTED_FILE)  # what was learnt so far is kept
             raise TrainingInterrupted(out, out / INTERRUPTED_FILE, model.num_timesteps) from None
         model.save(out / MODEL_FILE)

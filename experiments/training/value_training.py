@@ -12,10 +12,11 @@ hand-made :func:`~kinghill.agents.search.position_value` on the same positions a
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields
+from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
@@ -81,13 +82,18 @@ def parallel_self_play(
     frames: int, seed: int = 0, agent: str = "heuristic", jobs: int = 1
 ) -> Positions:
     """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
-    processes; the same positions as one run."""
+    processes; the same positions as one run. The workers leave Ctrl-C to this process, which
+    ends them (a worker that the terminal's SIGINT reached would print its own traceback)."""
     sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
     starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
     if len(sizes) == 1:
         return self_play(frames, seed, agent)
-    with ProcessPoolExecutor(len(sizes)) as pool:
-        return joined(list(pool.map(self_play, sizes, starts, [agent] * len(sizes))))
+    with Pool(
+        len(sizes), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
+    ) as pool:
+        return joined(
+            pool.starmap(self_play, zip(sizes, starts, [agent] * len(sizes), strict=True))
+        )
 
 
 def held_out(positions: Positions, seed: int = 0) -> np.ndarray:
