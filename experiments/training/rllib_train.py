@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import shutil
 import socket
 import time
 from pathlib import Path
@@ -186,6 +187,7 @@ def train_rllib(config: RLlibConfig, resume: bool = False) -> TrainResult:
                 algo.restore_from_path(str(start_from.resolve()))
             rows = _iterate(algo, config, out, start, done)
             algo.save_to_path(str((out / FINAL_DIR).resolve()))
+            shutil.rmtree(out / INTERRUPTED_DIR, ignore_errors=True)  # the run went on past it
         finally:
             algo.stop()
     finally:
