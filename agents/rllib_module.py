@@ -2,12 +2,20 @@
 extra): the mask is taken out of the observation before the network and the logits of the
 actions it excludes are pushed to RLlib's ``FLOAT_MIN``, so they are never sampled nor chosen.
 
-Trained by ``kinghill train --backend rllib`` (:mod:`kinghill.experiments.training.rllib_train`) and
-loaded from its checkpoints by :class:`kinghill.agents.rllib_agent.RLlibAgent`.
+Trained by ``kinghill train --backend rllib`` (:mod:`kinghill.experiments.training.rllib_train`)
+and loaded from its checkpoints by :class:`kinghill.agents.rllib_agent.RLlibAgent`.
+
+The module is built with RLlib's current constructor (``observation_space=``,
+``action_space=``, ``model_config=``, ... as keywords). RLlib 2.60's ``RLModule.__init__``
+still makes an ``RLModuleConfig`` of them for old subclasses and so logs "``RLModule(config=
+[RLModuleConfig object])`` has been deprecated" for every module, its own defaults included;
+:class:`_NotOurDeprecation` drops that one log line (the deprecated form itself, a ``config=``
+argument, raises an error in 2.60, so nothing is hidden).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import gymnasium as gym
@@ -19,6 +27,19 @@ from ray.rllib.utils.torch_utils import FLOAT_MIN
 MASK = "action_mask"
 """The mask's key in the masked observation (:func:`kinghill.envs.rl.masked_aec.observation_space`);
 the other key is the network's input: ``observation`` (``observations`` in older checkpoints)."""
+RLLIB_OWN_DEPRECATION = "`RLModule(config=[RLModuleConfig object])` has been deprecated"
+"""What RLlib 2.60 logs for every RLModule built with its current constructor."""
+
+
+class _NotOurDeprecation(logging.Filter):
+    """Drops RLlib's log of :data:`RLLIB_OWN_DEPRECATION`, which its own ``RLModule.__init__``
+    triggers; every other record passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return RLLIB_OWN_DEPRECATION not in record.getMessage()
+
+
+logging.getLogger("ray._common.deprecation").addFilter(_NotOurDeprecation())
 
 
 class MaskedMenuModule(DefaultPPOTorchRLModule):

@@ -19,7 +19,8 @@ from kinghill.agents import (
 )
 from kinghill.agents.registry import AgentSpec
 from kinghill.experiments import cli
-from kinghill.experiments.training.train import TrainConfig, training_opponent
+from kinghill.experiments.training.config import ConfigError, TrainConfig
+from kinghill.experiments.training.environments import training_opponent
 
 PACKAGE = '''
 from kinghill.agents import HeuristicAgent
@@ -133,7 +134,7 @@ def test_train_accepts_a_spec_opponent_and_refuses_a_broken_one(
     config = TrainConfig(out=tmp_path, opponent="careful?depth=1")
     opponent = training_opponent(config)  # what every training env (and worker) builds
     assert type(opponent).__name__ == "Careful" and opponent.depth == 1
-    with pytest.raises(AgentSpecError, match="cannot import module"):
+    with pytest.raises(ConfigError, match="opponent: .*cannot import module"):
         TrainConfig(out=tmp_path, opponent="nosuchpkg:Agent")
 
 

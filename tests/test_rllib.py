@@ -23,7 +23,8 @@ from kinghill.agents.rllib_module import MaskedMenuModule  # noqa: E402
 from kinghill.envs import Game  # noqa: E402
 from kinghill.envs.rl.masked_aec import N_ACTIONS, action_space, observation_space  # noqa: E402
 from kinghill.experiments.cli.app import main  # noqa: E402
-from kinghill.experiments.training.rllib_train import RLlibConfig, algorithm_config  # noqa: E402
+from kinghill.experiments.training.config import RLlibConfig  # noqa: E402
+from kinghill.experiments.training.rllib_train import algorithm_config  # noqa: E402
 
 
 def test_train_then_tournament_with_the_checkpoint(

@@ -9,7 +9,9 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
 from kinghill.envs.rl.encoding import observation_space
-from kinghill.experiments.training.train import TrainConfig, load_curve, make_model, make_vec_env
+from kinghill.experiments.training.config import TrainConfig
+from kinghill.experiments.training.curve import load_curve
+from kinghill.experiments.training.sb3 import make_model, make_vec_env
 from kinghill.experiments.training.vector import GymnasiumVecEnv
 
 STEPS = 256

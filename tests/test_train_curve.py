@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kinghill.experiments.training.train import load_curve, plot_learning_curve
+from kinghill.experiments.training.curve import load_curve, plot_learning_curve
 
 
 def _monitor(path: Path, rows: list[tuple[float, int, float, float]]) -> None:

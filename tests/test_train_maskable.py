@@ -11,8 +11,8 @@ import pytest
 from kinghill.agents import make_agent
 from kinghill.envs import Game
 from kinghill.experiments.cli.app import main
+from kinghill.experiments.cli.train import parse_reward
 from kinghill.experiments.tournaments.frame_player import InProcessSeat, play_out
-from kinghill.experiments.training.train import parse_reward
 
 
 @pytest.mark.slow

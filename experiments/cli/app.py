@@ -39,8 +39,8 @@ from typing import Any, NoReturn
 
 SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.play",
-    "kinghill.experiments.training.train",
-    "kinghill.experiments.training.value_training",
+    "kinghill.experiments.cli.train",
+    "kinghill.experiments.cli.train_value",
     "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
@@ -50,6 +50,13 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.pockets",
 )
 """Modules that each mount one subcommand, in the order the help lists them."""
+NOTHING_KEPT = "nothing was written (the figures come at the end); run it again"
+INTERRUPTED = {
+    "kinghill.experiments.bench.physics": NOTHING_KEPT,
+    "kinghill.experiments.bench.env": NOTHING_KEPT,
+}
+"""What Ctrl-C leaves, for subcommands that do not say it themselves (a parser default
+``interrupted``): the line :func:`main` ends with."""
 
 
 class CommandError(Exception):
@@ -282,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         command = module.add_parser(subparsers)
         command.set_defaults(run=module.run, command_prog=command.prog)
+        if name in INTERRUPTED:
+            command.set_defaults(interrupted=INTERRUPTED[name])
     if missing:
         parser.epilog = "unavailable: " + "; ".join(missing)
     parser.epilog = " ".join(
@@ -306,8 +315,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as error:
         print(f"{args.command_prog}: error: {_one_line(str(error))}", file=sys.stderr)
         return error.status
-    except KeyboardInterrupt:
-        print(f"{args.command_prog}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # one line: what was kept and how to go on, where the command says
+        note = getattr(args, "interrupted", None)
+        print(f"{args.command_prog}: interrupted{f'; {note}' if note else ''}", file=sys.stderr)
         return 130
 
 

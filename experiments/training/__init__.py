@@ -1,3 +1,37 @@
 """Training: Stable-Baselines3 (PPO, SAC, MaskablePPO) and RLlib trainers, self-play and the
 league of opponents, the warm start by imitation, evaluation during training, and the search's
-learned leaf value."""
+learned leaf value.
+
+The Python API under ``kinghill train`` and ``kinghill train-value``::
+
+    from kinghill.experiments.training import TrainConfig, train, train_value
+
+    result = train(TrainConfig(out=Path("runs/ppo"), steps=20_000))   # or an RLlibConfig
+    report = train_value(2000, Path("value.npz"))
+
+Errors are :class:`TrainingError` (a :class:`ConfigError` for a configuration that cannot be
+trained), naming the parameter at fault; Ctrl-C raises :class:`TrainingInterrupted` once the
+model is saved, and ``train(config, resume=True)`` goes on from there.
+"""
+
+from kinghill.experiments.training.config import (
+    ConfigError,
+    RLlibConfig,
+    TrainConfig,
+    TrainingError,
+    TrainingInterrupted,
+)
+from kinghill.experiments.training.result import TrainResult
+from kinghill.experiments.training.run import train
+from kinghill.experiments.training.value_training import train_value
+
+__all__ = [
+    "ConfigError",
+    "RLlibConfig",
+    "TrainConfig",
+    "TrainResult",
+    "TrainingError",
+    "TrainingInterrupted",
+    "train",
+    "train_value",
+]

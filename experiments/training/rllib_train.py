@@ -1,6 +1,6 @@
-"""``kinghill train --backend rllib``: PPO by self-play on the two-player shot-menu AEC env
-(:mod:`kinghill.envs.rl.masked_aec`) through RLlib's PettingZoo support, on a local Ray instance or
-a cluster (the ``rllib`` extra).
+"""RLlib self-play: PPO on the two-player shot-menu AEC env
+(:mod:`kinghill.envs.rl.masked_aec`) through RLlib's PettingZoo support, on a local Ray instance
+or a cluster (the ``rllib`` extra).
 
 Both seats play one shared policy (``policies="shared"``) or one policy each
 (``policies="per-seat"``); the action mask is honoured by
@@ -8,41 +8,47 @@ Both seats play one shared policy (``policies="shared"``) or one policy each
 on the cluster's nodes when ``ray_address`` names one; the learner runs here.
 
 Outputs in ``DIR``, as the SB3 path lays them out: ``final/`` (the RLlib checkpoint; load it with
-``rllib:DIR/final``) with ``final.json``, ``checkpoints/iter_NNNNNN/``, ``tb/progress.csv`` (one
-row per iteration), ``evaluations.csv`` (when evaluating), ``learning_curve.png`` and
-``run.json``. There is no ``monitor/``: episodes end on the env runners, perhaps on other
-machines, and are counted there per iteration.
+``rllib:DIR/final``; ``interrupted/`` after Ctrl-C) with ``final.json``,
+``checkpoints/iter_NNNNNN/``, ``tb/progress.csv`` (one row per iteration), ``evaluations.csv``
+(when evaluating), ``learning_curve.png`` and ``run.json``. There is no ``monitor/``: episodes
+end on the env runners, perhaps on other machines, and are counted there per iteration. A run
+that was interrupted goes on from its newest checkpoint (``resume=True``), its iterations and
+progress rows carried on.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
-import os
+import shutil
 import socket
 import time
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kinghill.envs import RewardWeights
-from kinghill.experiments.cli.app import CommandError, UsageError
+from kinghill.experiments.training.config import (
+    SEATS,
+    ConfigError,
+    RLlibConfig,
+    TrainingError,
+    TrainingInterrupted,
+)
+from kinghill.experiments.training.curve import CURVE_FILE, Curve, draw_learning_curve
+from kinghill.experiments.training.result import TrainResult, session_of, write_run
+from kinghill.experiments.training.win_rate import EVALUATIONS_FILE
 
 ENV_NAME = "kinghill_masked_aec"
 """The name the env is registered under with Ray Tune's registry."""
-POLICIES = ("shared", "per-seat")
-"""One policy for both seats, or one per seat."""
-SEATS = ("player_0", "player_1")
 SAMPLE_TIMEOUT_S = 600.0
 """How long an iteration waits for its env runners' steps. RLlib's default (60 s) returned
 empty iterations on the loaded 2-core machine; a runner that is stuck still ends the wait."""
 WINDOW = 100
 """Frames over which the curve's means run (RLlib's default for the episode returns)."""
 FINAL_DIR = "final"
+INTERRUPTED_DIR = "interrupted"
 CHECKPOINTS_DIR = "checkpoints"
 PROGRESS_FILE = Path("tb") / "progress.csv"
 PROGRESS_FIELDS = (
@@ -56,167 +62,14 @@ PROGRESS_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
-class RLlibConfig:
-    """One RLlib training run.
-
-    :param out: the run's folder (created).
-    :param iterations: PPO iterations (each samples ``batch_steps`` env steps, then learns).
-    :param envs: env runners (Ray actors, one CPU each).
-    :param ray_address: the Ray cluster (``"auto"`` or ``"host:port"``); None starts a local
-        instance for the run and stops it after.
-    :param policies: ``"shared"`` (both seats one policy, self-play) or ``"per-seat"``.
-    :param seed: seeds the learner, the env runners and the envs.
-    :param batch_steps: env steps (decisions of both seats) sampled per iteration.
-    :param minibatch_size: SGD minibatch.
-    :param epochs: passes over each iteration's batch.
-    :param net: hidden layer sizes of the policy and value networks.
-    :param learning_rate: the optimiser's step size.
-    :param ent_coef: PPO's entropy bonus.
-    :param noise: execution noise on the shots.
-    :param reward: the env's :class:`~kinghill.envs.RewardWeights` for both seats.
-    :param checkpoint_every: iterations between checkpoints (0: none).
-    :param eval_every: iterations between evaluations of the (first) policy against
-        ``eval_opponent`` (0: none; else also before the first and after the last iteration).
-    :param eval_opponent: the fixed opponent of the evaluations (an agent spec).
-    :param eval_frames: frames per evaluation (even; seats alternate).
-    :param time_limit: stop after this many minutes of wall time (the model is saved as at the
-        end); None: run all ``iterations``.
-    :param num_cpus: CPUs of a local instance (None: Ray counts them).
-    :param progress: show a progress bar over the iterations.
-    """
-
-    out: Path
-    iterations: int = 20
-    envs: int = 2
-    ray_address: str | None = None
-    policies: str = "shared"
-    seed: int = 0
-    batch_steps: int = 1024
-    minibatch_size: int = 128
-    epochs: int = 4
-    net: tuple[int, ...] = (64, 64)
-    learning_rate: float = 3e-4
-    ent_coef: float = 0.0
-    noise: bool = True
-    reward: RewardWeights = field(default_factory=RewardWeights)
-    checkpoint_every: int = 10
-    eval_every: int = 0
-    eval_opponent: str = "heuristic"
-    eval_frames: int = 40
-    time_limit: float | None = None
-    num_cpus: int | None = None
-    progress: bool = False
-
-    def __post_init__(self) -> None:
-        if self.policies not in POLICIES:
-            raise ValueError(f"policies must be one of {POLICIES}, got {self.policies!r}")
-        if min(self.iterations, self.envs, self.batch_steps, self.minibatch_size, self.epochs) < 1:
-            raise ValueError("iterations, envs, batch_steps, minibatch_size, epochs must be >= 1")
-        if self.minibatch_size > self.batch_steps:
-            raise ValueError(
-                f"minibatch_size {self.minibatch_size} exceeds batch_steps {self.batch_steps}"
-            )
-        if not self.net or min(self.net) < 1:
-            raise ValueError(f"net needs positive layer sizes, got {self.net}")
-        if not (math.isfinite(self.ent_coef) and self.ent_coef >= 0):
-            raise ValueError(f"ent_coef must be a finite number >= 0: {self.ent_coef}")
-        if not (math.isfinite(self.learning_rate) and self.learning_rate > 0):
-            raise ValueError(f"learning_rate must be positive: {self.learning_rate}")
-        if self.checkpoint_every < 0 or self.eval_every < 0:
-            raise ValueError("checkpoint_every and eval_every must be >= 0")
-        if self.eval_frames < 2 or self.eval_frames % 2:
-            raise ValueError("eval_frames must be an even number >= 2")
-        if self.eval_every:
-            from kinghill.agents import check_agent
-
-            check_agent(self.eval_opponent)
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of minutes: {self.time_limit}")
-        if self.num_cpus is not None and self.num_cpus < 1:
-            raise ValueError(f"num_cpus must be >= 1: {self.num_cpus}")
-
-    @property
-    def module_ids(self) -> tuple[str, ...]:
-        """The policies (RLModules) trained: ``("shared",)`` or the two seats."""
-        return ("shared",) if self.policies == "shared" else SEATS
-
-
 def require_rllib() -> None:
-    """Raise :class:`UsageError` naming ``--backend`` when RLlib is not installed."""
+    """Raise :class:`ConfigError` (``backend``) when RLlib is not installed."""
     try:
         import ray.rllib  # noqa: F401
     except ImportError as error:
-        raise UsageError(
-            f"RLlib is not installed ({error}); pip install 'kinghill[rllib]'", "--backend"
+        raise ConfigError(
+            f"RLlib is not installed ({error}); pip install 'kinghill[rllib]'", "backend"
         ) from None
-
-
-SB3_ONLY = (
-    "algo",
-    "action",
-    "league",
-    "steps",
-    "vectorization",
-    "pool_size",
-    "refresh",
-    "n_steps",
-    "init",
-    "warm_start",
-    "curriculum",
-    "torch_threads",
-)
-"""``kinghill train`` arguments that only ``--backend sb3`` uses: a value other than the SB3
-default with ``--backend rllib`` is an error (``--opponent`` may only be ``self``)."""
-
-
-def config_from_args(args: argparse.Namespace) -> RLlibConfig:
-    """The :class:`RLlibConfig` of ``kinghill train --backend rllib`` arguments.
-
-    :raises UsageError: an argument of the SB3 path, or values that do not fit together.
-    """
-    from kinghill.experiments.training.train import TrainConfig
-
-    sb3 = TrainConfig(out=args.out)
-    for name in SB3_ONLY:
-        default = None if name == "action" else getattr(sb3, name)  # --action's is per --algo
-        if getattr(args, name) != default:
-            option = "--" + name.replace("_", "-")
-            raise UsageError("is for --backend sb3 (rllib trains PPO by self-play)", option)
-    if args.opponent not in (None, "self"):
-        raise UsageError("--backend rllib trains by self-play (--opponent self)", "--opponent")
-    d = RLlibConfig(out=args.out)
-    batch_steps = args.iteration_steps or d.batch_steps
-    if args.batch_size > batch_steps:
-        raise UsageError(
-            f"a minibatch of {args.batch_size} is more than the {batch_steps} steps "
-            "of an iteration (--iteration-steps)",
-            "--batch-size",
-        )
-    return RLlibConfig(
-        out=args.out,
-        envs=args.envs,
-        ray_address=None if args.ray in (None, "local") else args.ray,
-        seed=args.seed,
-        minibatch_size=args.batch_size,
-        net=args.net,
-        learning_rate=args.learning_rate,
-        ent_coef=args.ent_coef,
-        noise=not args.no_noise,
-        reward=args.reward,
-        eval_every=args.eval_every,
-        eval_opponent=args.eval_opponent,
-        eval_frames=args.eval_frames,
-        time_limit=args.time_limit,
-        progress=not args.no_progress and os.isatty(2),
-        iterations=args.iterations or d.iterations,
-        batch_steps=batch_steps,
-        epochs=args.epochs or d.epochs,
-        policies=args.policies or d.policies,
-        checkpoint_every=(
-            d.checkpoint_every if args.checkpoint_every is None else args.checkpoint_every
-        ),
-    )
 
 
 # ---- the env and the algorithm -------------------------------------------------------------
@@ -297,29 +150,44 @@ def algorithm_config(config: RLlibConfig) -> Any:
 
 
 # ---- the run -------------------------------------------------------------------------------
-def train_rllib(config: RLlibConfig) -> Any:
-    """Train as ``config`` says and write the run folder (see the module docstring); returns
-    :class:`~kinghill.experiments.training.train.TrainResult`. A Ray instance is started here when
-    ``config.ray_address`` is None and none is running, and stopped after."""
+def train_rllib(config: RLlibConfig, resume: bool = False) -> TrainResult:
+    """Train as ``config`` says and write the run folder (see the module docstring). A Ray
+    instance is started here when ``config.ray_address`` is None and none is running, and
+    stopped after.
+
+    :param resume: go on with the run in ``config.out`` from its newest checkpoint (see
+        :func:`resume_point`) up to ``config.iterations`` in all.
+    :raises TrainingInterrupted: Ctrl-C; the algorithm was saved in ``interrupted/`` first
+        (or, if that failed, the last checkpoint is what is kept).
+    """
+    require_rllib()
     import ray
     import torch
     from ray.tune.registry import register_env
 
-    from kinghill.experiments.training.train import TrainResult, jsonable
-
     torch.set_num_threads(1)  # the learner's small networks; the cores run the env runners
     out = Path(config.out)
+    start_from = resume_point(out) if resume else None
+    session = session_of(out) if resume else 0
+    done = read_progress(out / PROGRESS_FILE) if resume else []
+    if len(done) >= config.iterations:
+        raise ConfigError(f"the run has trained {len(done)} iterations already; ask for more",
+                          "iterations")  # fmt: skip
     start = time.perf_counter()
     started_here = not ray.is_initialized()
     if started_here:
         connect(config)
     out.mkdir(parents=True, exist_ok=True)
+    write_run(out, config, None, session + 1)
     try:
         register_env(ENV_NAME, make_rllib_env)
         algo = algorithm_config(config).build_algo()
         try:
-            rows = _iterate(algo, config, out, start)
+            if start_from is not None:
+                algo.restore_from_path(str(start_from.resolve()))
+            rows = _iterate(algo, config, out, start, done)
             algo.save_to_path(str((out / FINAL_DIR).resolve()))
+            shutil.rmtree(out / INTERRUPTED_DIR, ignore_errors=True)  # the run went on past it
         finally:
             algo.stop()
     finally:
@@ -339,16 +207,28 @@ def train_rllib(config: RLlibConfig) -> Any:
         final_win_rate=float(last.get("won_player_0", math.nan)),
         extra={"iterations": len(rows), "env_steps": int(last.get("env_steps", 0))},
     )
-    record = {"config": jsonable(asdict(config)), "result": jsonable(asdict(result))}
-    (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
+    write_run(out, config, result, session + 1)
     return result
+
+
+def resume_point(out: Path) -> Path:
+    """The newest checkpoint of a run: ``interrupted/``, its last ``checkpoints/iter_*`` or
+    ``final/``.
+
+    :raises ConfigError: (``out``) the folder holds none.
+    """
+    saved = [out / INTERRUPTED_DIR, out / FINAL_DIR, *(out / CHECKPOINTS_DIR).glob("iter_*")]
+    found = [path for path in saved if path.is_dir()]
+    if not found:
+        raise ConfigError(f"{out} holds no RLlib checkpoint to go on from", "out")
+    return max(found, key=lambda path: path.stat().st_mtime)
 
 
 def connect(config: RLlibConfig) -> None:
     """Start a local Ray instance, or join the cluster at ``config.ray_address``.
 
-    :raises UsageError: (``--ray``) the cluster cannot be reached.
-    :raises CommandError: a local instance cannot start.
+    :raises ConfigError: (``ray_address``) the cluster cannot be reached.
+    :raises TrainingError: a local instance cannot start.
     """
     import ray
 
@@ -363,9 +243,9 @@ def connect(config: RLlibConfig) -> None:
         )
     except (ConnectionError, RuntimeError, ValueError) as error:
         if config.ray_address is None:
-            raise CommandError(f"cannot start a local Ray instance: {error}") from None
-        raise UsageError(
-            f"cannot reach the Ray cluster at {config.ray_address!r}: {error}", "--ray"
+            raise TrainingError(f"cannot start a local Ray instance: {error}") from None
+        raise ConfigError(
+            f"cannot reach the Ray cluster at {config.ray_address!r}: {error}", "ray_address"
         ) from None
 
 
@@ -373,29 +253,33 @@ def reachable(address: str, timeout: float = 5.0) -> None:
     """Check that ``HOST:PORT`` (``ray://`` allowed) accepts a connection, since Ray itself
     retries an unreachable address for minutes.
 
-    :raises UsageError: (``--ray``) not ``HOST:PORT``, or nothing answers there.
+    :raises ConfigError: (``ray_address``) not ``HOST:PORT``, or nothing answers there.
     """
     host, colon, port = address.removeprefix("ray://").rpartition(":")
     if not colon or not host or not port.isdigit():
-        raise UsageError(f"{address!r} is not auto, local or HOST:PORT", "--ray")
+        raise ConfigError(f"{address!r} is not auto, local or HOST:PORT", "ray_address")
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()
     except OSError as error:
-        raise UsageError(f"no Ray cluster answers at {address}: {error}", "--ray") from None
+        raise ConfigError(f"no Ray cluster answers at {address}: {error}", "ray_address") from None
 
 
-def _iterate(algo: Any, config: RLlibConfig, out: Path, start: float) -> list[dict[str, float]]:
-    """The training loop: iterations, checkpoints, evaluations, the progress rows."""
+def _iterate(
+    algo: Any, config: RLlibConfig, out: Path, start: float, done: list[dict[str, float]]
+) -> list[dict[str, float]]:
+    """The training loop after the iterations ``done`` (a resumed run's): iterations,
+    checkpoints, evaluations, the progress rows (all of them, returned). Ctrl-C saves the
+    algorithm in ``interrupted/`` and raises :class:`TrainingInterrupted`."""
     from tqdm import tqdm
 
-    rows: list[dict[str, float]] = []
+    rows = list(done)
     deadline = None if config.time_limit is None else start + 60 * config.time_limit
     evaluate_now = config.eval_every > 0
-    if evaluate_now:
-        _evaluate(algo, config, out, 0)
-    bar = tqdm(total=config.iterations, unit="it", disable=not config.progress)
+    bar = tqdm(total=config.iterations, initial=len(rows), unit="it", disable=not config.progress)
     try:
-        for k in range(1, config.iterations + 1):
+        if evaluate_now and not rows:
+            _evaluate(algo, config, out, 0)
+        for k in range(len(rows) + 1, config.iterations + 1):
             row = progress_row(k, algo.train(), time.perf_counter() - start)
             rows.append(row)
             _write_progress(out / PROGRESS_FILE, row)
@@ -409,9 +293,30 @@ def _iterate(algo: Any, config: RLlibConfig, out: Path, start: float) -> list[di
                 _evaluate(algo, config, out, int(row["env_steps"]))
             if out_of_time:
                 break
+    except KeyboardInterrupt:
+        steps = int(rows[-1]["env_steps"]) if rows else 0
+        raise TrainingInterrupted(out, _keep(algo, out), steps) from None
     finally:
         bar.close()
     return rows
+
+
+def _keep(algo: Any, out: Path) -> Path:
+    """Save an interrupted run's algorithm in ``interrupted/``; when that fails (the terminal's
+    Ctrl-C may have ended the env runners too), the newest checkpoint is what is kept."""
+    try:
+        algo.save_to_path(str((out / INTERRUPTED_DIR).resolve()))
+    except Exception:  # noqa: BLE001 - whatever RLlib raises, the older checkpoint stays
+        return resume_point(out)
+    return out / INTERRUPTED_DIR
+
+
+def read_progress(path: Path) -> list[dict[str, float]]:
+    """The rows of ``tb/progress.csv`` (numbers as floats); none when there is no file."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
 def progress_row(iteration: int, result: dict[str, Any], seconds: float) -> dict[str, float]:
@@ -446,11 +351,11 @@ def _evaluate(algo: Any, config: RLlibConfig, out: Path, steps: int) -> None:
     """Evaluate the first policy's deterministic play against the fixed opponent; append the
     row to ``evaluations.csv``."""
     from kinghill.agents.rllib_agent import RLlibAgent
-    from kinghill.experiments.training.evaluation import EVALUATIONS_FILE, evaluate, write_row
+    from kinghill.experiments.training.win_rate import evaluate_policy_win_rate, write_row
 
     module = algo.get_module(config.module_ids[0])
     module.eval()
-    result = evaluate(
+    result = evaluate_policy_win_rate(
         RLlibAgent.of_module(module), config.eval_opponent, config.eval_frames, 10_000, config.noise
     )
     module.train()
@@ -460,9 +365,6 @@ def _evaluate(algo: Any, config: RLlibConfig, out: Path, steps: int) -> None:
 def _draw(config: RLlibConfig, out: Path, rows: list[dict[str, float]]) -> Path:
     """``learning_curve.png`` from the progress rows and the evaluations, by the SB3 path's
     plotting code."""
-    from kinghill.experiments.training.evaluation import EVALUATIONS_FILE
-    from kinghill.experiments.training.train import CURVE_FILE, Curve, draw_learning_curve
-
     curve = Curve(
         steps=np.array([r["env_steps"] for r in rows]),
         reward_mean=np.array([r["return_mean"] for r in rows]),

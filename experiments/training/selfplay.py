@@ -18,6 +18,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from kinghill.envs import Action, FrameView, RandomOpponent
 from kinghill.envs.rl.wrappers import FrozenPolicy
+from kinghill.experiments.training.algorithms import algorithm
 
 POOL_DIR = "pool"
 _SNAPSHOT = re.compile(r"^snapshot_(\d+)\.zip$")
@@ -50,8 +51,6 @@ def snapshots(folder: Path | str) -> list[Path]:
 
 def load_snapshot(path: Path, algo: str, action: str, deterministic: bool) -> FrozenPolicy:
     """The snapshot at ``path`` as a player (``algo`` and ``action`` as it was trained)."""
-    from kinghill.experiments.training.train import algorithm
-
     model = algorithm(algo).load(path, device="cpu")
     return FrozenPolicy(model, action, deterministic)
 
@@ -64,6 +63,9 @@ class SnapshotCallback(BaseCallback):
         self.out = out
         self.refresh = refresh
         self._next = refresh
+
+    def _on_training_start(self) -> None:
+        self._next = self.num_timesteps + self.refresh  # a resumed run goes on from its steps
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:

@@ -1,4 +1,4 @@
-"""``kinghill train-value``: a leaf value for the search, learnt from frames of self-play.
+"""A leaf value for the search, learnt from frames of self-play (``kinghill train-value``).
 
 Frames of an agent against itself (the heuristic by default; execution noise on) are played;
 at every shot of either seat after the break (the position a shot leaves, as the search's
@@ -7,17 +7,16 @@ leaves are; a 10.4 choice is valued through its two options instead) the feature
 for the player to move (1 won, 0 lost, 0.5 drawn). A two-layer net is fitted to them by
 cross-entropy (torch, Adam, full-batch epochs on a seeded split) and saved as ``.npz`` for
 ``search-value:PATH``. The held-out log loss and ranking (AUC) of the net and of the search's
-hand-made :func:`~kinghill.agents.search.position_value` on the same positions are printed.
+hand-made :func:`~kinghill.agents.search.position_value` on the same positions are reported.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+import signal
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
+from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
@@ -27,14 +26,7 @@ from kinghill.agents.search import position_value
 from kinghill.agents.value import N_FEATURES, ValueNet, value_features
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
-from kinghill.experiments.cli.app import (
-    UsageError,
-    agent_name,
-    existing_file,
-    output_file,
-    positive_int,
-    seed,
-)
+from kinghill.experiments.training.frames import decisions
 from kinghill.physics import NoiseModel
 
 HELD_OUT = 0.2
@@ -63,13 +55,11 @@ def self_play(frames: int, seed: int = 0, agent: str = "heuristic") -> Positions
         game.reset(seed=seed + k, breaker=(seed + k) % 2)
         players = [make_agent(agent, seed=2 * (seed + k) + seat) for seat in (0, 1)]
         movers = []
-        while not game.is_over:
-            view = game.view()
+        for view, _ in decisions(game, players):
             if view.decision is Decision.SHOT:
                 features.append(value_features(view.frame, view.state))
                 hand_made.append(position_value(view.frame, view.state, view.player))
                 movers.append(view.player)
-            game.play(players[game.to_move].act(view))
         winner = game.frame.winner
         results += [0.5 if winner is None else float(winner == m) for m in movers]
         frame_ids += [seed + k] * len(movers)
@@ -92,13 +82,18 @@ def parallel_self_play(
     frames: int, seed: int = 0, agent: str = "heuristic", jobs: int = 1
 ) -> Positions:
     """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
-    processes; the same positions as one run."""
+    processes; the same positions as one run. The workers leave Ctrl-C to this process, which
+    ends them (a worker that the terminal's SIGINT reached would print its own traceback)."""
     sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
     starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
     if len(sizes) == 1:
         return self_play(frames, seed, agent)
-    with ProcessPoolExecutor(len(sizes)) as pool:
-        return joined(list(pool.map(self_play, sizes, starts, [agent] * len(sizes))))
+    with Pool(
+        len(sizes), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
+    ) as pool:
+        return joined(
+            pool.starmap(self_play, zip(sizes, starts, [agent] * len(sizes), strict=True))
+        )
 
 
 def held_out(positions: Positions, seed: int = 0) -> np.ndarray:
@@ -204,33 +199,3 @@ def train_value(
         net_log_loss=log_loss(chances, positions.results[test]),
         seconds=time.perf_counter() - start,
     )
-
-
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(
-        "train-value",
-        help="learn a leaf value for the search from self-play frames (search-value:PATH)",
-        description=__doc__.split("\n\n", 1)[0] if __doc__ else None,
-    )
-    parser.add_argument("--frames", type=positive_int, default=2000, help="self-play frames")
-    parser.add_argument("--agent", type=agent_name, default="heuristic", help="who plays them")
-    parser.add_argument("--hidden", type=positive_int, default=16, help="hidden units")
-    parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
-    parser.add_argument("--jobs", type=positive_int, default=1, help="self-play processes")
-    parser.add_argument(
-        "--init", type=existing_file, help="fine-tune this net (.npz) instead of a fresh one"
-    )
-    parser.add_argument("--out", type=output_file(".npz"), required=True, help="the net (.npz)")
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        init = None if args.init is None else ValueNet.load(args.init)
-    except ValueError as error:
-        raise UsageError(str(error), "--init") from None
-    report = train_value(
-        args.frames, Path(args.out), args.seed, args.agent, args.hidden, args.jobs, init
-    )
-    print(json.dumps(asdict(report), indent=2))
-    return 0

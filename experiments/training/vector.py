@@ -20,9 +20,14 @@ from gymnasium.wrappers import FlattenObservation
 from stable_baselines3.common.vec_env import VecEnv
 
 from kinghill.envs.rl.wrappers import WRAPPERS
+from kinghill.experiments.training.environments import (
+    in_worker_process,
+    monitored,
+    training_opponent,
+)
 
 if TYPE_CHECKING:
-    from kinghill.experiments.training.train import TrainConfig
+    from kinghill.experiments.training.config import TrainConfig
 
 ENV_ID = "kinghill/KingOfTheHill-v0"
 
@@ -115,31 +120,25 @@ def _unbatch(infos: dict[str, Any], i: int) -> dict[str, Any]:
 class TrainingWrappers:
     """The wrappers ``kinghill train`` puts around each env, as one picklable ``wrappers=``
     entry of ``gymnasium.make_vec`` (it runs in the worker; the Monitor file is named by the
-    worker's process id)."""
+    run's session and the worker's process id)."""
 
     config: TrainConfig
+    session: int = 0
 
     def __call__(self, env: gym.Env[Any, Any]) -> gym.Wrapper[Any, Any, Any, Any]:
-        import torch
-        from stable_baselines3.common.monitor import Monitor
-
-        from kinghill.experiments.training.train import MONITOR_DIR, MONITOR_KEYS, training_guards
-
-        torch.set_num_threads(1)
-        monitor = self.config.out / MONITOR_DIR / f"pid{os.getpid()}"
-        return Monitor(training_guards(env), str(monitor), info_keywords=MONITOR_KEYS)
+        in_worker_process()
+        return monitored(env, self.config.out, f"s{self.session}-pid{os.getpid()}")
 
 
-def make_gymnasium_vec(config: TrainConfig) -> GymnasiumVecEnv:
-    """The run's envs through ``gymnasium.make_vec(..., vectorization_mode="async")``."""
-    from kinghill.experiments.training.train import training_opponent
-
+def make_gymnasium_vec(config: TrainConfig, session: int = 0) -> GymnasiumVecEnv:
+    """The run's envs through ``gymnasium.make_vec(..., vectorization_mode="async")``; their
+    ``Monitor`` files are named by the session of the run and the worker's process id."""
     venv = gym.make_vec(
         ENV_ID,
         num_envs=config.envs,
         vectorization_mode="async",
         vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP},
-        wrappers=[FlattenObservation, WRAPPERS[config.action], TrainingWrappers(config)],
+        wrappers=[FlattenObservation, WRAPPERS[config.action], TrainingWrappers(config, session)],
         opponent=training_opponent(config),
         noise=config.noise,
     )

@@ -21,7 +21,7 @@ from kinghill.agents import make_agent
 from kinghill.envs import ChoiceAction, Game, ShotAction
 from kinghill.envs.game.actions import Action
 from kinghill.envs.rl.masked import HAND_BACK, PLAY_ON, Menu, menu_observation, shot_menu
-from kinghill.envs.rules import Decision
+from kinghill.experiments.training.frames import decisions
 from kinghill.physics import NoiseModel
 
 AS_PLANNED = (1, 0)
@@ -64,16 +64,13 @@ def demonstrations(frames: int, seed: int = 0, gamma: float = 0.99) -> Demonstra
             make_agent("heuristic", seed=2 * (seed + k) + 1),
         ]
         seats: list[int] = []
-        while not game.is_over:
-            view = game.view()
+        for view, decided in decisions(game, players):
             menu = shot_menu(view)
-            action = players[game.to_move].act(view)
-            if view.decision is not Decision.OVER:
-                obs.append(menu_observation(view, menu))
-                masks.append(menu.action_masks())
-                actions.append((slot_of(menu, action), *AS_PLANNED))
-                seats.append(game.to_move)
-            game.play(action)
+            assert decided.turn.action is not None  # no fault: the heuristic's action was played
+            obs.append(menu_observation(view, menu))
+            masks.append(menu.action_masks())
+            actions.append((slot_of(menu, decided.turn.action), *AS_PLANNED))
+            seats.append(view.player)
         winner = game.frame.winner
         for i, seat in enumerate(seats):
             left = sum(1 for s in seats[i + 1 :] if s == seat)

@@ -2,9 +2,10 @@
 same seeded frames each time (seats swapped, execution noise on), its win rate is logged and
 drawn on the learning curve, and the best model so far is kept.
 
-:func:`evaluate` plays the frames; :class:`WinRateEval` is the SB3 callback that calls it every
-``every`` steps, writes ``DIR/evaluations.csv`` and ``DIR/best_model.zip`` and logs
-``eval/win_rate`` to the run's logger (TensorBoard, CSV).
+:func:`evaluate_policy_win_rate` plays the frames; :class:`WinRateEval` is the SB3 callback
+that calls it every ``every`` steps, writes ``DIR/evaluations.csv`` and ``DIR/best_model.zip``
+and logs ``eval/win_rate`` to the run's logger (TensorBoard, CSV). (Rating agents against each
+other by a round robin is :func:`kinghill.experiments.evaluate`.)
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class EvalResult:
         return (found.low, found.high)
 
 
-def evaluate(
+def evaluate_policy_win_rate(
     learner: Agent, opponent: str, frames: int, seed: int = 0, noise: bool = True
 ) -> EvalResult:
     """Play ``frames`` frames of ``learner`` against the registry agent ``opponent``: frame k
@@ -72,7 +73,7 @@ def evaluate(
 
 class WinRateEval(BaseCallback):
     """At the start, every ``every`` environment steps and at the end of training,
-    :func:`evaluate` the model's deterministic policy against ``opponent``; log
+    :func:`evaluate_policy_win_rate` the model's deterministic policy against ``opponent``; log
     ``eval/win_rate``, append a row to ``DIR/evaluations.csv`` and save ``DIR/best_model.zip``
     when the win rate is the best yet.
 
@@ -102,7 +103,8 @@ class WinRateEval(BaseCallback):
         self.every = every
         self.seed = seed
         self.noise = noise
-        self.best = -1.0
+        rows = load_evaluations(self.out / EVALUATIONS_FILE)  # a resumed run's best so far
+        self.best = max((row["win_rate"] for row in rows), default=-1.0)
         self._next = every
         self.results: list[tuple[int, EvalResult]] = []
 
@@ -122,7 +124,7 @@ class WinRateEval(BaseCallback):
 
     def _evaluate(self) -> None:
         policy = FrozenPolicy(self.model, self.action, deterministic=True)
-        result = evaluate(policy, self.opponent, self.frames, self.seed, self.noise)
+        result = evaluate_policy_win_rate(policy, self.opponent, self.frames, self.seed, self.noise)
         self.results.append((self.num_timesteps, result))
         self.logger.record("eval/win_rate", result.win_rate)
         self.logger.record("eval/seconds", result.seconds)

@@ -1,0 +1,61 @@
+"""What a training run leaves besides its model: :class:`TrainResult` and ``DIR/run.json``, the
+run's configuration and result, written when it starts and updated when it ends (a resumed run
+updates the same file and counts its sessions)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+RUN_FILE = "run.json"
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """Where a run left its outputs, how long it took, and where its curve ended."""
+
+    model: Path
+    curve: Path
+    wall_seconds: float
+    episodes: int
+    final_reward_mean: float
+    final_win_rate: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON can hold it: paths as text, tuples as lists, NaN and inf as null."""
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def read_run(out: Path) -> dict[str, Any]:
+    """``DIR/run.json`` as a dict; empty when the run has none."""
+    path = Path(out) / RUN_FILE
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def session_of(out: Path) -> int:
+    """How many sessions of the run in ``out`` have started: 0 for a new run."""
+    return int(read_run(out).get("sessions", 1 if (Path(out) / RUN_FILE).exists() else 0))
+
+
+def write_run(out: Path, config: Any, result: TrainResult | None, sessions: int) -> None:
+    """Write ``DIR/run.json``: the configuration, the result (None while the run goes on) and
+    how many sessions the run has had (1, plus one per resume)."""
+    record = {
+        "config": jsonable(asdict(config)),
+        "result": None if result is None else jsonable(asdict(result)),
+        "sessions": sessions,
+    }
+    (Path(out) / RUN_FILE).write_text(json.dumps(record, indent=2) + "\n")

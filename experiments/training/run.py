@@ -1,0 +1,58 @@
+"""One entry point for both backends: :func:`train` runs a :class:`TrainConfig` on
+Stable-Baselines3 or an :class:`RLlibConfig` on RLlib; :func:`saved_config` reads a run's
+configuration back to resume it."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from kinghill.envs import RewardWeights
+from kinghill.experiments.training.config import ConfigError, RLlibConfig, TrainConfig
+from kinghill.experiments.training.result import TrainResult, read_run
+
+
+def train(config: TrainConfig | RLlibConfig, resume: bool = False) -> TrainResult:
+    """Train as ``config`` says and write its run folder, ``config.out``: PPO, SAC or
+    MaskablePPO on Stable-Baselines3 (a :class:`TrainConfig`), or PPO by self-play on RLlib
+    (an :class:`RLlibConfig`, the ``rllib`` extra).
+
+    :param resume: go on with the interrupted (or finished) run in ``config.out`` from its
+        newest saved model, the step count, the curve and ``run.json`` carried on.
+    :raises ConfigError: a configuration that cannot be trained, naming the parameter.
+    :raises TrainingError: a run that cannot go on for another reason.
+    :raises TrainingInterrupted: Ctrl-C; what was learnt is saved and the run can be resumed.
+    """
+    if isinstance(config, RLlibConfig):
+        from kinghill.experiments.training.rllib_train import train_rllib
+
+        return train_rllib(config, resume)
+    from kinghill.experiments.training.sb3 import train_sb3
+
+    return train_sb3(config, resume)
+
+
+def saved_config(out: Path) -> TrainConfig | RLlibConfig:
+    """The configuration a run in ``out`` was started with, read back from its ``run.json``
+    (to resume it).
+
+    :raises ConfigError: (``out``) there is no ``run.json`` there, or it does not hold a
+        configuration of either backend.
+    """
+    record = read_run(out).get("config")
+    if not isinstance(record, dict):
+        raise ConfigError(f"{out} holds no run.json of a training run", "out")
+    kind = RLlibConfig if "iterations" in record else TrainConfig
+    known = {f.name for f in fields(kind)}
+    values: dict[str, Any] = {k: v for k, v in record.items() if k in known}
+    values["out"] = Path(out)
+    values["net"] = tuple(values.get("net", ()))
+    values["reward"] = RewardWeights(**values.get("reward", {}))
+    if kind is TrainConfig:
+        values["league"] = tuple(values.get("league", ()))
+        values["init"] = None if values.get("init") is None else Path(values["init"])
+    try:
+        return kind(**values)
+    except TypeError as error:
+        raise ConfigError(f"{out}/run.json does not hold a configuration: {error}", "out") from None

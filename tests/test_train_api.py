@@ -1,0 +1,76 @@
+"""Issue 20: the training library under the command line. ``kinghill.experiments.training``
+exports ``train`` (both backends) and ``train_value``; the library never imports the CLI, and
+its errors name parameters, which ``kinghill train`` reports as the flags they came from."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from pathlib import Path
+
+import pytest
+
+from kinghill.experiments import training
+from kinghill.experiments.cli.app import build_parser, main
+from kinghill.experiments.training import ConfigError, RLlibConfig, TrainConfig
+
+
+def test_the_python_api_is_exported() -> None:
+    assert callable(training.train) and callable(training.train_value)
+    assert {"train", "train_value", "TrainConfig", "RLlibConfig", "TrainingError"} <= set(
+        training.__all__
+    )
+
+
+def test_the_training_library_does_not_import_the_command_line() -> None:
+    """No module of the library names the CLI, lazily or not (the layers' import-linter
+    contract covers what they import in turn)."""
+    folder = Path(training.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            assert not [n for n in names if n.startswith("kinghill.experiments.cli")], path.name
+
+
+def test_configuration_errors_name_the_parameter(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="maskable-ppo trains the masked action") as caught:
+        TrainConfig(out=tmp_path, algo="maskable-ppo", action="aim")
+    assert caught.value.parameter == "action" and "--" not in str(caught.value)
+    with pytest.raises(ConfigError) as caught:
+        RLlibConfig(out=tmp_path, batch_steps=64, minibatch_size=128)
+    assert caught.value.parameter == "minibatch_size"
+    assert caught.value.related == ("batch_steps",) and "--" not in str(caught.value)
+    with pytest.raises(ConfigError, match="must be at least 1") as caught:
+        TrainConfig(out=tmp_path, steps=0)
+    assert caught.value.parameter == "steps"
+
+
+def test_the_help_says_what_train_trains() -> None:
+    (commands,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    helps = {choice.dest: choice.help for choice in commands._choices_actions}
+    assert (
+        helps["train"] == "train PPO, SAC, MaskablePPO on Stable-Baselines3, or self-play on RLlib"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--resume", "nowhere"], "--resume: nowhere holds no run.json of a training run"),
+        (["--resume", "run", "--envs", "4"], "--envs: goes on with the run's own settings"),
+        ([], "--out: give the run folder (--out DIR), or --resume DIR to go on with one"),
+    ],
+)
+def test_resume_errors_are_one_line(
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kinghill train: error: {message}") and err.count("\n") == 1
