@@ -6,6 +6,7 @@ python3 examples/random_agent.py
 from __future__ import annotations
 
 import gymnasium as gym
+import numpy as np
 
 import kinghill.envs  # noqa: F401  (registers kinghill/KingOfTheHill-v0)
 
@@ -21,7 +22,7 @@ def play_one_frame(seed: int = 42) -> float:
         obs, reward, terminated, truncated, info = env.step(action)
         total += float(reward)
         print(info["ruling"])
-    picture = env.render()  # (H, W, 3) uint8
+    picture = np.asarray(env.render())  # (H, W, 3) uint8
     shots = info["frame"].shots
     print(f"frame over after {shots} shots; reward {total:+.2f}; picture {picture.shape}")
     env.close()
