@@ -26,3 +26,5 @@ def test_docs_build_strictly(tmp_path: Path) -> None:
     assert "Observation Space" in manual  # the env's class docstring became the page
     api = (tmp_path / "site" / "api" / "physics" / "index.html").read_text()
     assert "simulate" in api  # the reference was generated from the docstrings
+    examples = (tmp_path / "site" / "guide" / "examples" / "index.html").read_text()
+    assert "play_one_frame" in examples and "--8&lt;--" not in examples  # scripts included
