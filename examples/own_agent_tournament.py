@@ -4,8 +4,7 @@
 
 The same agent from the command line, by its spec (the module must be importable):
 
-    PYTHONPATH=examples kinghill tournament \\
-        --agents own_agent_tournament:Softer heuristic random --frames 4
+    PYTHONPATH=examples kinghill tournament --agents own_agent_tournament:Softer random --frames 4
 """
 
 from __future__ import annotations
