@@ -31,7 +31,7 @@ class Decision(Enum):
     """The frame has a result; nothing more to decide."""
 
 
-class EndReason(str, Enum):
+class EndReason(str, Enum):  # noqa: UP042 (StrEnum would change str(), which records use)
     """Why a frame ended."""
 
     COLOUR_POTTED = "colour potted"

@@ -1,0 +1,78 @@
+"""MkDocs hook: lay out the ``kinghill`` import namespace for mkdocstrings.
+
+The source folders (``physics/``, ``envs/``, ``agents/``, ``experiments/``) become
+``kinghill.*`` only through ``[tool.setuptools.package-dir]``, and the editable install's path
+hook is invisible to static tools. So, as ``.ci/typecheck`` does for mypy, a throwaway tree
+``build/api-src/kinghill/<sub>`` of symlinks onto the folders is made before the build; the
+mkdocstrings handler's ``paths`` points at it (``mkdocs.yml``). Works in a clean clone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+TREE = ROOT / "build" / "api-src"
+SUBPACKAGES = ("physics", "envs", "agents", "experiments")
+
+
+def make_tree() -> Path:
+    """(Re)make ``build/api-src/kinghill`` with one symlink per source folder."""
+    package = TREE / "kinghill"
+    if package.exists():
+        shutil.rmtree(package)
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text('"""kinghill: King of the Hill billiards."""\n')
+    for sub in SUBPACKAGES:
+        (package / sub).symlink_to(ROOT / sub, target_is_directory=True)
+    return TREE
+
+
+def on_startup(**kwargs: Any) -> None:
+    make_tree()
+
+
+DOCSTRING_MARK = re.compile(r"<!-- docstring: ([\w.]+) -->")
+ROLE = re.compile(r":(?:class|func|meth|mod|attr|data):`~?([^`]+)`")
+
+
+def docstring_markdown(dotted: str) -> str:
+    """The docstring of ``module.Name`` as Markdown: its ``## Section`` headings one level down,
+    reST literals and roles as code. For docstrings built at import time (an f-string that
+    splices in generated tables, like the env's), which static analysis cannot read."""
+    module, _, name = dotted.rpartition(".")
+    if str(TREE) not in sys.path:
+        sys.path.insert(0, str(TREE))
+    text = getattr(importlib.import_module(module), name).__doc__ or ""
+    first, _, rest = text.partition("\n")
+    lines = [line[4:] if line.startswith("    ") else line for line in rest.splitlines()]
+    body = "\n".join([first.strip(), *lines])
+    body = ROLE.sub(lambda m: f"`{m.group(1).rpartition('.')[2]}`", body)
+    body = body.replace("``", "`")
+    body = re.sub(r"^## ", "### ", body, flags=re.M)
+    body = re.sub(
+        r"((?:^>>> .*\n?)+)",
+        lambda m: "```python\n" + re.sub(r"^>>> ", "", m.group(1), flags=re.M) + "```\n",
+        body,
+        flags=re.M,
+    )
+    # a table spliced in without a blank line before it would not render as one
+    return re.sub(r"([^\n|])\n\|", r"\1\n\n|", body)
+
+
+def on_page_markdown(markdown: str, **kwargs: Any) -> str:
+    return DOCSTRING_MARK.sub(lambda m: docstring_markdown(m.group(1)), markdown)
+
+
+HTML_ROLE = re.compile(r":(?:class|func|meth|mod|attr|data|exc):(<code>)~?")
+
+
+def on_page_content(html: str, **kwargs: Any) -> str:
+    """Docstrings cite names with Sphinx roles (``:class:`Game```), which mkdocstrings leaves
+    as text before the code; keep the code, drop the role."""
+    return HTML_ROLE.sub(r"\1", html)
