@@ -46,7 +46,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.export",
     "kinghill.experiments.bench.physics",
     "kinghill.experiments.bench.env",
-    "kinghill.experiments.figures.shots",
+    "kinghill.experiments.cli.shots",
     "kinghill.experiments.cli.pockets",
 )
 """Modules that each mount one subcommand, in the order the help lists them."""

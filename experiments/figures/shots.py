@@ -7,13 +7,9 @@ and pocket captures of :class:`kinghill.physics.TableGeometry`.
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 from pathlib import Path
-from typing import Any
 
-from kinghill.experiments.cli.app import output_dir, positive_float
 from kinghill.physics import (
     BallBall,
     BallCushion,
@@ -118,28 +114,13 @@ def draw(res: ShotResult, caption: str, path: Path) -> None:
     plt.close(fig)
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "shots", help="draw the canonical shots as PNG trajectory plots", description=__doc__
-    )
-    parser.add_argument("--out", type=output_dir, required=True, help="folder for the PNG files")
-    parser.add_argument(
-        "--fps", type=positive_float, default=240.0, help="trajectory sampling rate"
-    )
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    args.out.mkdir(parents=True, exist_ok=True)
+def write_shots(out: Path, fps: float = 240.0) -> list[Path]:
+    """Simulate each canonical shot and draw it as ``out/NAME.png`` (sampled at ``fps``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
     for name, (state, shot, caption) in canonical_shots().items():
-        res = simulate(state, shot, trajectory=True, trajectory_fps=args.fps)
-        path = args.out / f"{name}.png"
+        res = simulate(state, shot, trajectory=True, trajectory_fps=fps)
+        path = out / f"{name}.png"
         draw(res, caption, path)
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    from kinghill.experiments.cli.app import main
-
-    raise SystemExit(main(["shots", *sys.argv[1:]]))
+        paths.append(path)
+    return paths
