@@ -23,6 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 KINGHILL = Path(sys.executable).with_name("kinghill")
 
 
+def _as_a_shell_starts_it() -> None:
+    """In the child before it runs: Ctrl-C's signal at its default, as an interactive shell
+    starts a command (a test run in the background of a script inherits SIGINT ignored, and
+    Python then leaves it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_in_terminal(
     argv: list[str],
     cwd: Path,
@@ -42,6 +49,7 @@ def run_in_terminal(
         stdout=slave,
         stderr=slave,
         start_new_session=True,
+        preexec_fn=_as_a_shell_starts_it,
     )
     os.close(slave)
     chunks: list[bytes] = []
