@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from kinghill.experiments import evaluate
-from kinghill.experiments.cli.replay import replay_frame
 from kinghill.experiments.records.dataset import export_dataset
+from kinghill.experiments.records.replay import replay
 from kinghill.experiments.records.store import load_frame
 
 
@@ -22,7 +22,7 @@ def main(out: Path) -> None:
         print(decision.player, decision.decision.value, decision.played, decision.ruling)
     shot = next(d for d in frame.decisions if d.played is not None)
     assert shot.resimulate().events == shot.events  # the recorded shot, bit for bit
-    gif = replay_frame(out, out / "frame1.gif", frame=1, width_px=400)
+    gif = replay(out, out / "frame1.gif", frame=1, width_px=400)
     summary = export_dataset([out], out / "data.npz")
     print(f"replay: {gif}")
     print(f"data set: {summary}")

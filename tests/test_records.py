@@ -3,6 +3,7 @@ arrays; broken or missing records are clear errors."""
 
 import gzip
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +47,7 @@ def test_a_record_holds_every_decision_of_the_frame(recorded: Path) -> None:
         again = play_frame(*agents, seed, OPTIONS)  # the same frame, not recorded
         shots = load_frame(recorded, index)
         assert (shots.frame, shots.seed, shots.agents) == (index, seed, agents)
-        assert shots.options == OPTIONS
+        assert shots.options == asdict(OPTIONS)
         assert len(shots.decisions) == sum(again.decisions)
         assert sum(d.ruling is not None and d.ruling.shot_played for d in shots.decisions) == (
             again.shots

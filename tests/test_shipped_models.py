@@ -10,10 +10,10 @@ import pytest
 
 from kinghill.agents import make_agent
 from kinghill.experiments.tournaments.frame_player import InProcessSeat, new_game, play_out, seeds
-from kinghill.experiments.tournaments.tournament import MatchOptions
+from kinghill.experiments.tournaments.options import FrameOptions
 
 SHIPPED = Path(__file__).resolve().parent.parent / "docs" / "training"
-OPTIONS = MatchOptions(noise=True, max_shots=24)
+OPTIONS = FrameOptions(noise=True, max_shots=24)
 """Noise on as in tournaments; a frame cut at 24 shots, enough for the break, shots after it
 and fouls to come up, and quick (the RLlib checkpoint's frame takes about 9 s with Ray's
 start, so it is not marked slow)."""

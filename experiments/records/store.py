@@ -16,11 +16,11 @@ import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from kinghill.envs import Action, Decided, FrameView, ShotAction
 from kinghill.envs.rules import Call, Decision, Frame, FrameResult, Ruling
 from kinghill.experiments.records import codec
-from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.physics import BREAK_BALL, Event, Shot, ShotResult, TableSpec, TableState, simulate
 
 RECORDS_DIR = "records"
@@ -93,7 +93,9 @@ class FrameShots:
     :param frame: the frame's index in its tournament (0 for ``kinghill play``).
     :param seed: the frame's seed.
     :param agents: the agents' specs or names, seat 0 (the breaker) first.
-    :param options: how the frame was played (noise, clock, shot limit).
+    :param options: how the frame was played (noise, clock, shot limit), as plain data: the
+        fields of the player's options (the tournaments' ``FrameOptions``), so that a record
+        depends on no player.
     :param decisions: every decision in order.
     :param final: the table at the end.
     :param result: the frame's result (None if it was stopped before its end).
@@ -102,7 +104,7 @@ class FrameShots:
     frame: int
     seed: int
     agents: tuple[str, str]
-    options: FrameOptions
+    options: dict[str, Any]
     decisions: tuple[DecisionRecord, ...]
     final: TableState
     result: FrameResult | None
@@ -116,7 +118,7 @@ class ShotRecorder:
     """Collects the decisions of one frame as they are played; :meth:`finish` gives the record."""
 
     def __init__(
-        self, frame: int, seed: int, agents: tuple[str, str], options: FrameOptions
+        self, frame: int, seed: int, agents: tuple[str, str], options: dict[str, Any]
     ) -> None:
         self.frame, self.seed, self.agents, self.options = frame, seed, agents, options
         self.decisions: list[DecisionRecord] = []
@@ -227,6 +229,16 @@ def _find(source: Path, frame: int | None) -> Path:
 
 
 # ---- the JSON form ------------------------------------------------------------------------
+def _options(data: object) -> dict[str, Any]:
+    """A record's options: an object of named JSON scalars."""
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and (v is None or isinstance(v, (bool, int, float, str)))
+        for k, v in data.items()
+    ):
+        raise TypeError(f"options must be an object of named numbers, flags or null, got {data!r}")
+    return dict(data)
+
+
 def encode_frame_shots(shots: FrameShots) -> codec.Json:
     """The record as JSON (see :mod:`kinghill.experiments.records.codec` for each part)."""
     return {
@@ -235,7 +247,7 @@ def encode_frame_shots(shots: FrameShots) -> codec.Json:
         "frame": shots.frame,
         "seed": shots.seed,
         "agents": list(shots.agents),
-        "options": asdict(shots.options),
+        "options": dict(shots.options),
         "spec": asdict(shots.spec),
         "decisions": [_encode_decision(d) for d in shots.decisions],
         "final": codec.encode_state(shots.final),
@@ -272,7 +284,7 @@ def decode_frame_shots(data: codec.Json, path: Path | str = "record") -> FrameSh
             frame=int(data["frame"]),
             seed=int(data["seed"]),
             agents=(str(data["agents"][0]), str(data["agents"][1])),
-            options=FrameOptions(**data["options"]),
+            options=_options(data["options"]),
             decisions=tuple(decisions),
             final=codec.decode_state(data["final"], spec),
             result=codec.decode_result(data["result"]),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pickle
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -240,7 +240,7 @@ def _play(
     it to ``watch``; the game at the end and the frame's shot record."""
     game = new_game(options, trajectory_fps)
     game.reset(seed=seeds(seed)[0], breaker=0)
-    recorder = ShotRecorder(frame_index, seed, names, options)
+    recorder = ShotRecorder(frame_index, seed, names, asdict(options))
     before = game.view()
     for decided in play_out(game, seats, options.decision_cap):
         recorder.add(before, decided)

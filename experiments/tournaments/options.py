@@ -49,8 +49,3 @@ class FrameOptions:
                 f"must be a positive number of seconds (got {self.decision_cap!r})",
                 "decision_cap",
             )
-
-
-MatchOptions = FrameOptions
-"""The name :class:`FrameOptions` had before (the README's knockout example imports it); kept
-for scripts."""

@@ -131,11 +131,5 @@ class Race:
         return f"the race to {self.race} {self.agents[0]} v {self.agents[1]}"
 
 
-Match = Race
-"""The name :class:`Race` had before (the README's knockout example used it); kept for scripts."""
-MatchScore = RaceScore
-"""The name :class:`RaceScore` had before; kept for scripts."""
-
-
 def _pair(values: Sequence[float]) -> tuple[int, int]:
     return (int(values[0]), int(values[1]))
