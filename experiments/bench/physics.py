@@ -3,7 +3,7 @@
 Suites: the opening break (R-rack, white 1 from the house at 7 m/s straight at the apex) and
 random shots on random 8-ball layouts (aim uniform, speed 0.5-6 m/s, tip offset uniform in the
 0.5 R disc), built in and seeded; plus the peer suite that pooltool 0.6 ran
-(``../shared/bench/peer/suite.json`` from the repository root, or ``--suite``) when present.
+(``benchmarks/peer/suite.json`` in the repository, or another file) when present.
 Prints shots/s, steps and events per shot, microseconds per step, the first-call time (a fresh
 process: import + first shot), and the fixed-step (1/5000 s) reference mode's speed ratio and
 largest final-position difference on a subset.
@@ -11,7 +11,6 @@ largest final-position difference on a subset.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import subprocess
@@ -23,11 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from kinghill.experiments.cli.app import UsageError, output_file, positive_int, seed
 from kinghill.physics import Shot, TableSpec, TableState, simulate
 
-DEFAULT_SUITE = Path(__file__).resolve().parent.parent.parent / "shared/bench/peer/suite.json"
-"""The peer suite, ``../shared/bench/peer/suite.json`` relative to the repository root."""
+DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "benchmarks/peer/suite.json"
+"""The peer suite, ``benchmarks/peer/suite.json`` in the repository."""
 
 FIRST_CALL = (
     "import time; t = time.perf_counter(); "
@@ -179,85 +177,15 @@ def benchmark(shots: int, breaks: int, reference_shots: int, seed: int, suite: P
     return result
 
 
-def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "bench-physics",
-        help="benchmark the physics engine (shots/s, breaks/s, first call, reference mode)",
-        description=__doc__,
-    )
-    parser.add_argument(
-        "--shots", type=positive_int, default=1000, help="random shots (default 1000)"
-    )
-    parser.add_argument(
-        "--breaks", type=positive_int, default=200, help="timed breaks (default 200)"
-    )
-    parser.add_argument(
-        "--reference-shots",
-        type=positive_int,
-        default=20,
-        help="random shots also run in the 1/5000 s reference mode (default 20; ~1 s each)",
-    )
-    parser.add_argument(
-        "--seed", type=seed, default=2024, help="seed of the random suite (default: 2024)"
-    )
-    parser.add_argument(
-        "--suite",
-        type=Path,
-        default=DEFAULT_SUITE,
-        help="peer suite JSON (default ../shared/bench/peer/suite.json); skipped if absent",
-    )
-    parser.add_argument(
-        "--out", type=output_file(".json"), help="also write the figures to this JSON file"
-    )
-    return parser
+def check_suite(path: Path) -> None:
+    """Refuse a peer suite that is there but unreadable (an absent one is simply skipped).
 
-
-def run(args: argparse.Namespace) -> int:
-    if args.suite.exists():  # an absent suite is skipped; one that is there must be readable
-        try:
-            peer_cases(args.suite)
-        except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
-            reason = f"{type(error).__name__}: {error}"
-            message = f"{args.suite} is not a peer-bench-suite/1 file ({reason})"
-            raise UsageError(message, "--suite") from None
-    r = benchmark(args.shots, args.breaks, args.reference_shots, args.seed, args.suite)
-
-    def line(name: str, s: dict) -> None:
-        print(
-            f"{name:<22} {s['shots_per_s']:9.1f} shots/s  {s['steps_per_shot']:7.1f} steps/shot"
-            f"  {s['events_per_shot']:6.1f} events/shot  {s['us_per_step']:6.1f} us/step"
-        )
-
-    print(f"first call (fresh process, import + 1 shot): {r['first_call_s']:.3f} s")
-    line("break", r["break"])
-    line(f"random ({r['random']['shots']})", r["random"])
-    ref = r["reference"]
-    line(f"reference 1/5000 s ({ref['shots']})", ref)
-    print(
-        f"  engine / reference speed: {ref['speed_ratio']:.2f}x; final positions differ by "
-        f"max {1e3 * ref['max_position_diff_m']:.2f} mm, median "
-        f"{1e3 * ref['median_position_diff_m']:.3f} mm; "
-        f"{ref['shots_pocketed_differently']} shot(s) pocketed differently"
-    )
-    if "peer" in r:
-        p = r["peer"]
-        line("peer suite break", p["break"])
-        line(f"peer suite random ({p['random']['shots']})", p["random"])
-        if p["pooltool_random_per_s"]:
-            print(
-                f"  pooltool 0.6 on this suite (its README's machine): "
-                f"{p['pooltool_random_per_s']} random shots/s, {p['pooltool_break_per_s']} "
-                f"breaks/s -> ratio {p['random']['shots_per_s'] / p['pooltool_random_per_s']:.1f}x"
-                f" / {p['break']['shots_per_s'] / p['pooltool_break_per_s']:.1f}x"
-            )
-    else:
-        print(f"peer suite not found at {args.suite}: skipped")
-    if args.out:
-        args.out.write_text(json.dumps(r, indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    from kinghill.experiments.cli.app import main
-
-    raise SystemExit(main(["bench-physics", *sys.argv[1:]]))
+    :raises ValueError: the file is not a ``peer-bench-suite/1`` file, with the reason.
+    """
+    if not path.exists():
+        return
+    try:
+        peer_cases(path)
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as error:
+        reason = f"{type(error).__name__}: {error}"
+        raise ValueError(f"{path} is not a peer-bench-suite/1 file ({reason})") from None

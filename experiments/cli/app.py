@@ -44,16 +44,16 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
-    "kinghill.experiments.bench.physics",
-    "kinghill.experiments.bench.env",
+    "kinghill.experiments.cli.bench_physics",
+    "kinghill.experiments.cli.bench_env",
     "kinghill.experiments.cli.shots",
     "kinghill.experiments.cli.pockets",
 )
 """Modules that each mount one subcommand, in the order the help lists them."""
 NOTHING_KEPT = "nothing was written (the figures come at the end); run it again"
 INTERRUPTED = {
-    "kinghill.experiments.bench.physics": NOTHING_KEPT,
-    "kinghill.experiments.bench.env": NOTHING_KEPT,
+    "kinghill.experiments.cli.bench_physics": NOTHING_KEPT,
+    "kinghill.experiments.cli.bench_env": NOTHING_KEPT,
 }
 """What Ctrl-C leaves, for subcommands that do not say it themselves (a parser default
 ``interrupted``): the line :func:`main` ends with."""
