@@ -1,5 +1,5 @@
 """The recorded shots of ``tests/data/physics_fixture.npz`` (issue 18 item 2): what the engine
-gives on the 501 shots of the peer suite (``../shared/bench/peer/suite.json``) and on 10,000
+gives on the 501 shots of the peer suite (``benchmarks/peer/suite.json``) and on 10,000
 seeded random shots on random layouts (frozen balls touching each other or a cushion, balls
 hanging in the mouths, every cushion and jaw law and restitution relation, slow pushes and shots
 at the pockets): each shot's event log (kind, balls, cushion or pocket, time) and final
@@ -35,7 +35,7 @@ from kinghill.physics import (
 from kinghill.physics.geometry import TableGeometry
 
 PATH = Path(__file__).parent / "data" / "physics_fixture.npz"
-SUITE = Path(__file__).resolve().parent.parent.parent / "shared/bench/peer/suite.json"
+SUITE = Path(__file__).resolve().parents[1] / "benchmarks/peer/suite.json"
 RANDOM_SHOTS = 10_000
 SEED = 18
 LAWS = ("mathavan_2010", "han_2005", "simple")
