@@ -37,25 +37,6 @@ if TYPE_CHECKING:
     )
     from kinghill.envs.rl import KingOfTheHillEnv, RandomOpponent, RewardWeights
 
-_GAME = (
-    "Action",
-    "Agent",
-    "Answer",
-    "ChoiceAction",
-    "Decided",
-    "FrameView",
-    "Game",
-    "GameSnapshot",
-    "InvalidAction",
-    "ShotAction",
-    "Turn",
-    "ask",
-    "check_action",
-)
-_RL = ("KingOfTheHillEnv", "RandomOpponent", "RewardWeights")
-_HOMES = {**dict.fromkeys(_GAME, "kinghill.envs.game"), **dict.fromkeys(_RL, "kinghill.envs.rl")}
-"""Where each name of this face lives."""
-
 __all__ = [
     "Action",
     "Agent",
@@ -74,6 +55,10 @@ __all__ = [
     "ask",
     "check_action",
 ]
+
+_RL = frozenset({"KingOfTheHillEnv", "RandomOpponent", "RewardWeights"})
+_HOMES = {name: "kinghill.envs.rl" if name in _RL else "kinghill.envs.game" for name in __all__}
+"""Where each name of this face lives: the RL environments' three, the game's the rest."""
 
 register_envs()
 

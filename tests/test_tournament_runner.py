@@ -398,3 +398,15 @@ def test_ray_cancels_the_frames_left_when_the_run_stops(tmp_path: Path) -> None:
     finally:
         ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
         ray.shutdown()
+
+
+def test_the_old_frame_player_spec_still_names_the_frame_player() -> None:
+    """``--player kinghill.experiments.match:play_frame`` (the module before it moved) is the
+    default frame player, for the library and the command line alike."""
+    from kinghill.experiments.cli.app import build_parser
+    from kinghill.experiments.tournaments import frame_player
+    from kinghill.experiments.tournaments.runners import DEFAULT_PLAYER, load_frame_player
+
+    old = "kinghill.experiments.match:play_frame"
+    assert load_frame_player(old) is frame_player.play_frame
+    assert build_parser().parse_args(["tournament", "--player", old]).player == DEFAULT_PLAYER

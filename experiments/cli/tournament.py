@@ -30,8 +30,8 @@ from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
 from kinghill.experiments.tournaments.frames import FramePlayer
 from kinghill.experiments.tournaments.runners import (
     DEFAULT_PLAYER,
-    MOVED_PLAYERS,
     FrameRunner,
+    canonical_player,
     in_process,
     in_worker_processes,
     load_frame_player,
@@ -118,6 +118,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument(
         "--player",
+        type=canonical_player,
         default=DEFAULT_PLAYER,
         metavar="MODULE:FUNCTION",
         help=f"the function that plays one frame (default: {DEFAULT_PLAYER})",
@@ -170,11 +171,7 @@ def _round_robin(args: argparse.Namespace) -> str:
         config = log.load_config()
         records = sorted(log.read(config.schedule()).values(), key=lambda r: r.frame)
         return write_report(args.out, config, records, samples=args.rating_samples)
-    custom = (
-        None
-        if MOVED_PLAYERS.get(args.player, args.player) == DEFAULT_PLAYER
-        else load_frame_player(args.player)
-    )
+    custom = None if args.player == DEFAULT_PLAYER else load_frame_player(args.player)
     if args.record and custom is not None:
         raise UsageError("needs the built-in frame player (leave out --player)", "--record")
     try:
@@ -203,9 +200,7 @@ def _round_robin(args: argparse.Namespace) -> str:
 def _start(args: argparse.Namespace) -> tuple[FramePlayer, FrameRunner]:
     """The frame player and runner the command line asks for, its agents checked first."""
     player = load_frame_player(args.player)
-    if (
-        MOVED_PLAYERS.get(args.player, args.player) == DEFAULT_PLAYER
-    ):  # its agents come from the registry
+    if args.player == DEFAULT_PLAYER:  # its agents come from the registry
         _check_agents(args.agents)
     return player, _runner(args)
 

@@ -76,9 +76,14 @@ def _start_worker(parent: int, pdeathsig: bool) -> None:
     follow_parent(parent, pdeathsig)
 
 
+def canonical_player(spec: str) -> str:
+    """A frame player's spec, an old one (from before the modules moved) as its new one."""
+    return MOVED_PLAYERS.get(spec, spec)
+
+
 def load_frame_player(spec: str = DEFAULT_PLAYER) -> FramePlayer:
     """Import the frame player named ``module:function`` (lazily, so tests need no env)."""
-    module_name, _, name = MOVED_PLAYERS.get(spec, spec).partition(":")
+    module_name, _, name = canonical_player(spec).partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
