@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from kinghill.physics.jit import njit
 from kinghill.physics.spec import TableSpec
 
 SLIDING, ROLLING, RESTING = 0, 1, 2
@@ -21,12 +24,14 @@ SLIP_EPS = 1e-9
 """Slip speed (m/s) below which a ball counts as rolling."""
 SPEED_EPS = 1e-9
 """Speed (m/s) below which a rolling ball counts as at rest."""
+RADIUS, SLIDE_ACC, SLIDE_SPIN_ACC, ROLL_ACC, SPIN_DECAY = range(5)
+"""Places of the coefficients in :attr:`Cloth.params` (what the kernels read)."""
 
 
 class Cloth:
     """Phase laws of one table's cloth (coefficients from the spec, precomputed)."""
 
-    __slots__ = ("radius", "slide_acc", "slide_spin_acc", "roll_acc", "spin_decay")
+    __slots__ = ("radius", "slide_acc", "slide_spin_acc", "roll_acc", "spin_decay", "params")
 
     def __init__(self, spec: TableSpec) -> None:
         self.radius = spec.radius
@@ -34,40 +39,54 @@ class Cloth:
         self.slide_spin_acc = 2.5 * spec.mu_slide * spec.gravity / spec.radius
         self.roll_acc = spec.mu_roll * spec.gravity
         self.spin_decay = 2.5 * spec.mu_spin * spec.gravity / spec.radius
+        self.params = np.array(
+            [self.radius, self.slide_acc, self.slide_spin_acc, self.roll_acc, self.spin_decay]
+        )
+        """The coefficients as the kernels take them (places :data:`RADIUS` ...)."""
 
     def phase(
         self, vx: float, vy: float, wx: float, wy: float
     ) -> tuple[int, float, float, float, float, float]:
-        """``(phase, ax, ay, alpha_x, alpha_y, duration)`` of a ball moving with ``v, w``.
-
-        ``alpha`` is the angular acceleration of ``w_x, w_y`` while sliding (0 otherwise: rolling
-        balls keep ``w = (z x v) / R``).
-        """
-        R = self.radius
-        ux, uy = vx - R * wy, vy + R * wx
-        slip = math.sqrt(ux * ux + uy * uy)
-        if slip > SLIP_EPS:
-            ex, ey = ux / slip, uy / slip
-            k = self.slide_spin_acc
-            return (
-                SLIDING,
-                -self.slide_acc * ex,
-                -self.slide_acc * ey,
-                -k * ey,
-                k * ex,
-                slip / (3.5 * self.slide_acc),
-            )
-        speed = math.sqrt(vx * vx + vy * vy)
-        if speed > SPEED_EPS:
-            a = self.roll_acc / speed
-            return (ROLLING, -a * vx, -a * vy, 0.0, 0.0, speed / self.roll_acc)
-        return (RESTING, 0.0, 0.0, 0.0, 0.0, math.inf)
+        """``(phase, ax, ay, alpha_x, alpha_y, duration)`` of a ball moving with ``v, w``
+        (:func:`phase`)."""
+        return phase(self.params, vx, vy, wx, wy)
 
     def spin_after(self, wz: float, dt: float) -> float:
         """Side spin ``dt`` seconds later."""
-        d = self.spin_decay * dt
-        if wz > d:
-            return wz - d
-        if wz < -d:
-            return wz + d
-        return 0.0
+        return spin_after(self.spin_decay, wz, dt)
+
+
+@njit
+def phase(
+    cloth: np.ndarray, vx: float, vy: float, wx: float, wy: float
+) -> tuple[int, float, float, float, float, float]:
+    """``(phase, ax, ay, alpha_x, alpha_y, duration)`` of a ball moving with ``v, w`` on the
+    cloth of coefficients ``cloth`` (:attr:`Cloth.params`).
+
+    ``alpha`` is the angular acceleration of ``w_x, w_y`` while sliding (0 otherwise: rolling
+    balls keep ``w = (z x v) / R``).
+    """
+    R = cloth[RADIUS]
+    ux, uy = vx - R * wy, vy + R * wx
+    slip = math.sqrt(ux * ux + uy * uy)
+    if slip > SLIP_EPS:
+        ex, ey = ux / slip, uy / slip
+        k = cloth[SLIDE_SPIN_ACC]
+        acc = cloth[SLIDE_ACC]
+        return (SLIDING, -acc * ex, -acc * ey, -k * ey, k * ex, slip / (3.5 * acc))
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed > SPEED_EPS:
+        a = cloth[ROLL_ACC] / speed
+        return (ROLLING, -a * vx, -a * vy, 0.0, 0.0, speed / cloth[ROLL_ACC])
+    return (RESTING, 0.0, 0.0, 0.0, 0.0, math.inf)
+
+
+@njit
+def spin_after(decay: float, wz: float, dt: float) -> float:
+    """Side spin ``dt`` seconds later, decaying at ``decay`` (rad/s^2) to 0."""
+    d = decay * dt
+    if wz > d:
+        return wz - d
+    if wz < -d:
+        return wz + d
+    return 0.0

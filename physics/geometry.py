@@ -23,10 +23,14 @@ radius)`` for a rounded jaw tip.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy as np
+
+from kinghill.physics.jit import njit
 from kinghill.physics.names import Cushion, Pocket
+from kinghill.physics.norm import hypot
 from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
 Point = tuple[float, float]
@@ -89,6 +93,8 @@ class TableGeometry:
     cushions: dict[Cushion, CushionShape]
     elements: tuple[Element, ...]
     """Contact elements (nose and facing lines, jaw-tip circles), each tagged with its cushion."""
+    arrays: GeometryArrays = field(compare=False, repr=False)
+    """The same as the kernels read it."""
 
     @staticmethod
     def from_spec(spec: TableSpec) -> TableGeometry:
@@ -106,44 +112,100 @@ class TableGeometry:
         area, clear of the jaws, in front of the fall edge); None if there is none."""
         if self.on_playing_area(x, y):
             return None
-        for shape in self.pockets.values():
-            if _inside(shape.throat, x, y) or (
-                0.0 <= x <= self.spec.length
-                and 0.0 <= y <= self.spec.width
-                and math.dist((x, y), shape.mouth_centre) < 2 * self.spec.ball_diameter
-            ):
-                far = shape.capture_radius - HOLD_TOLERANCE
-                if math.dist((x, y), shape.capture_centre) >= far and self._clear(x, y):
-                    return shape.pocket
-        return None
+        pocket = hanging_pocket(self.arrays, x, y)
+        return None if pocket < 0 else Pocket(pocket)
 
     def holds(self, x: float, y: float) -> bool:
         """Whether a ball's centre may stand at (x, y): on the playing area or hanging in a
         mouth."""
-        return self.on_playing_area(x, y) or self.hanging_in(x, y) is not None
+        return self.on_playing_area(x, y) or hanging_pocket(self.arrays, x, y) >= 0
 
-    def _clear(self, x: float, y: float) -> bool:
-        """Whether a ball at (x, y) overlaps no nose, tip or facing (within rounding)."""
-        reach = self.spec.radius - HOLD_TOLERANCE
-        for el in self.elements:
-            if el[0] == "circle":
-                if math.hypot(x - el[2], y - el[3]) < el[4] + reach:
-                    return False
-            elif _segment_distance(x, y, el[2], el[3], el[4], el[5]) < reach:
+
+GeometryArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""A table's geometry as the kernels read it (:func:`_arrays`): the scalars (``R - tolerance``,
+length, width, twice the ball's diameter), one row per pocket (id, mouth centre, capture centre
+and radius, outline length), the pockets' throat outlines, and the contact elements (kind 0: a
+line ``px, py, qx, qy``; 1: a circle ``cx, cy, r``)."""
+
+
+def _arrays(
+    spec: TableSpec, pockets: dict[Pocket, PocketShape], elements: list[Element]
+) -> GeometryArrays:
+    """The geometry's :data:`GeometryArrays`, pockets in the order of ``pockets``."""
+    scalars = np.array(
+        [spec.radius - HOLD_TOLERANCE, spec.length, spec.width, 2 * spec.ball_diameter]
+    )
+    rows = np.array(
+        [
+            (int(p.pocket), *p.mouth_centre, *p.capture_centre, p.capture_radius, len(p.throat))
+            for p in pockets.values()
+        ]
+    )
+    throats = np.zeros((len(pockets), max(len(p.throat) for p in pockets.values()), 2))
+    for k, p in enumerate(pockets.values()):
+        throats[k, : len(p.throat)] = p.throat
+    contact = np.array(
+        [(0.0, *el[2:6]) if el[0] == "line" else (1.0, *el[2:5], 0.0) for el in elements]
+    )
+    return scalars, rows, throats, contact
+
+
+@njit
+def on_playing_area(geometry: GeometryArrays, x: float, y: float) -> bool:
+    """:meth:`TableGeometry.on_playing_area`, compiled."""
+    r, length, width = geometry[0][0], geometry[0][1], geometry[0][2]
+    return r <= x <= length - r and r <= y <= width - r
+
+
+@njit
+def hanging_pocket(geometry: GeometryArrays, x: float, y: float) -> int:
+    """The id of the pocket in whose mouth a ball's centre at (x, y) can stand, or -1: in its
+    throat or near its mouth on the table, at least the fall radius from the capture centre
+    (within tolerance), overlapping no nose, tip or facing."""
+    scalars, rows, throats, _ = geometry
+    if on_playing_area(geometry, x, y):
+        return -1
+    near, length, width = scalars[3], scalars[1], scalars[2]
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        if _inside(throats[k], int(row[6]), x, y) or (
+            0.0 <= x <= length and 0.0 <= y <= width and hypot(x - row[1], y - row[2]) < near
+        ):
+            far = row[5] - HOLD_TOLERANCE
+            if hypot(x - row[3], y - row[4]) >= far and _clear(geometry, x, y):
+                return int(row[0])
+    return -1
+
+
+@njit
+def _clear(geometry: GeometryArrays, x: float, y: float) -> bool:
+    """Whether a ball at (x, y) overlaps no nose, tip or facing (within rounding)."""
+    reach, contact = geometry[0][0], geometry[3]
+    for k in range(contact.shape[0]):
+        el = contact[k]
+        if el[0] == 1.0:
+            if hypot(x - el[1], y - el[2]) < el[3] + reach:
                 return False
-        return True
+        elif _segment_distance(x, y, el[1], el[2], el[3], el[4]) < reach:
+            return False
+    return True
 
 
+@njit
 def _segment_distance(x: float, y: float, px: float, py: float, qx: float, qy: float) -> float:
     ex, ey = qx - px, qy - py
     t = max(0.0, min(1.0, ((x - px) * ex + (y - py) * ey) / (ex * ex + ey * ey)))
-    return math.hypot(x - px - t * ex, y - py - t * ey)
+    return hypot(x - px - t * ex, y - py - t * ey)
 
 
-def _inside(polygon: tuple[Point, ...], x: float, y: float) -> bool:
-    """Whether (x, y) lies inside ``polygon`` (even-odd rule)."""
+@njit
+def _inside(polygon: np.ndarray, n: int, x: float, y: float) -> bool:
+    """Whether (x, y) lies inside the first ``n`` points of ``polygon`` (even-odd rule)."""
     inside = False
-    for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+    for k in range(n):
+        ax, ay = polygon[k, 0], polygon[k, 1]
+        nxt = k + 1 if k + 1 < n else 0
+        bx, by = polygon[nxt, 0], polygon[nxt, 1]
         if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
             inside = not inside
     return inside
@@ -316,7 +378,7 @@ def _build(spec: TableSpec) -> TableGeometry:
         a, b = jaw_outlines[cushion]
         outline = tuple(reversed(a)) + tuple(b)
         cushions[cushion] = CushionShape(cushion, ((px, py), (qx, qy)), outline)
-    return TableGeometry(spec, pockets, cushions, tuple(elements))
+    return TableGeometry(spec, pockets, cushions, tuple(elements), _arrays(spec, pockets, elements))
 
 
 def _arc(centre: Point, radius: float, n0: Point, n1: Point) -> list[Point]:

@@ -3,127 +3,210 @@
 Every step moves all balls along their analytic cloth paths by dt; contacts are noticed only
 when the bodies already overlap at the end of a step (as in a fixed-step integrator) and are
 resolved there, with the normal taken from the overlapping positions. Comparing it with the
-event-driven engine shows what exact contact times buy (the benchmark reports both).
+event-driven engine shows what exact contact times buy (the benchmark reports both). It is a
+compiled kernel too, made of the event loop's own pieces (:mod:`stepper`).
 """
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
-import pymunk
-
-from kinghill.physics.cloth import RESTING
+from kinghill.physics.cloth import RADIUS, RESTING
 from kinghill.physics.detect import INF
-from kinghill.physics.events import CentreLine, Event
+from kinghill.physics.jit import njit
 from kinghill.physics.names import N_BALLS
+from kinghill.physics.norm import hypot
 from kinghill.physics.resolve.ball_ball import Motion
-from kinghill.physics.stepper import Run, Table, _Loop
+from kinghill.physics.stepper import (
+    CAPTURE,
+    CENTRE_LINE,
+    FALL_POCKET,
+    FALL_T,
+    LINE,
+    ON,
+    PHASE,
+    SIDE,
+    TEND,
+    VX,
+    VY,
+    RawRun,
+    Records,
+    Table,
+    TableArrays,
+    X,
+    Y,
+    _back_over_edge,
+    _event,
+    _overlaps,
+    bounce,
+    collide,
+    drop,
+    end_phase,
+    full,
+    new_state,
+    play_in,
+    rebase,
+    start_phase,
+)
+
+REFERENCE_STEP = 1.0 / 5000.0
+"""Time step of the fixed-step reference mode (s)."""
 
 
 def run_fixed_step(
     table: Table,
-    positions: list[tuple[float, float]],
-    on_table: list[bool],
+    positions: np.ndarray,
+    on_table: np.ndarray,
     cue_ball: int,
     motion: Motion,
-    dt: float,
-) -> Run:
+    dt: float = REFERENCE_STEP,
+) -> RawRun:
     """Play the shot with contacts checked every ``dt`` seconds."""
-    loop = _Loop(table, positions, on_table, False, False)
-    i = cue_ball
-    loop.vx[i], loop.vy[i], loop.wx[i], loop.wy[i], loop.wz[i] = motion
+    pos = np.asarray(positions, dtype=np.float64)
+    on = np.asarray(on_table, dtype=np.bool_)
+    return play_in(_fixed_step, table.kernel, pos, on, cue_ball, *motion, dt)
+
+
+@njit
+def _moving(flags: np.ndarray, b: int) -> bool:
+    return flags[b, ON] != 0 and (flags[b, PHASE] != RESTING or flags[b, FALL_POCKET] >= 0)
+
+
+@njit
+def _fixed_step(
+    balls: np.ndarray,
+    flags: np.ndarray,
+    pairs: np.ndarray,
+    rec: Records,
+    table: TableArrays,
+    positions: np.ndarray,
+    on_table: np.ndarray,
+    cue: int,
+    vx: float,
+    vy: float,
+    wx: float,
+    wy: float,
+    wz: float,
+    dt: float,
+) -> tuple[bool, int, float]:
+    """The fixed-step loop, as :func:`stepper._play` returns."""
+    cloth = table[0]
+    new_state(balls, flags, pairs, rec, positions, on_table, table[6][0])
+    c = balls[cue]
+    c[2], c[3], c[4], c[5], c[6] = vx, vy, wx, wy, wz
     for b in range(N_BALLS):
-        if loop.on[b]:
-            loop.start_phase(b)
-    events: list[Event] = []
-    R = table.cloth.radius
-    half = table.spec.centre_line_x
+        if flags[b, ON]:
+            start_phase(balls, flags, cloth, rec, False, b)
+    R = cloth[RADIUS]
+    half = table[6][0]
     t, steps = 0.0, 0
-    while any(
-        loop.on[b] and (loop.phase[b] != RESTING or loop.falling[b][1] is not None)
-        for b in range(N_BALLS)
-    ):
+    moving = np.zeros(N_BALLS, dtype=np.bool_)
+    changed = np.zeros(N_BALLS, dtype=np.bool_)
+    while True:
+        any_moving = False
+        for b in range(N_BALLS):
+            moving[b] = _moving(flags, b)
+            any_moving = any_moving or moving[b]
+        if not any_moving:
+            break
+        if full(rec, False, False, 4 * N_BALLS * (N_BALLS + 2)):
+            return False, steps, 0.0
         steps += 1
         t = steps * dt
-        moving = [
-            b
-            for b in range(N_BALLS)
-            if loop.on[b] and (loop.phase[b] != RESTING or loop.falling[b][1] is not None)
-        ]
-        for b in moving:
-            while loop.tend[b] <= t and loop.phase[b] != RESTING:
-                loop.end_phase(b)
-                loop.start_phase(b)
-            loop.rebase(b, t)
-            side = 1.0 if loop.x[b] >= half else -1.0
-            if side != loop.side[b]:
-                loop.side[b] = side
-                events.append(CentreLine(b, t))
-        changed: set[int] = set()
-        for b in moving:
-            if loop.on[b]:
-                _touch_table(loop, b, events, t, R, changed)
+        for b in range(N_BALLS):
+            if not moving[b]:
+                continue
+            while balls[b, TEND] <= t and flags[b, PHASE] != RESTING:
+                end_phase(balls, flags, cloth, b)
+                start_phase(balls, flags, cloth, rec, False, b)
+            rebase(balls, flags, cloth, b, t)
+            side = 1.0 if balls[b, X] >= half else -1.0
+            if side != balls[b, SIDE]:
+                balls[b, SIDE] = side
+                _event(rec, CENTRE_LINE, b, -1, t)
+        changed[:] = False
+        for b in range(N_BALLS):
+            if moving[b] and flags[b, ON]:
+                _touch_table(balls, flags, pairs, table, rec, b, t, R, changed)
         for a in range(N_BALLS):
-            for c in range(a + 1, N_BALLS):
-                if not (loop.on[a] and loop.on[c]):
+            for o in range(a + 1, N_BALLS):
+                if not (flags[a, ON] and flags[o, ON]):
                     continue
-                dx, dy = loop.x[c] - loop.x[a], loop.y[c] - loop.y[a]
+                dx, dy = balls[o, X] - balls[a, X], balls[o, Y] - balls[a, Y]
                 if dx * dx + dy * dy < 4 * R * R:
-                    closing = (loop.vx[a] - loop.vx[c]) * dx + (loop.vy[a] - loop.vy[c]) * dy
+                    closing = (balls[a, VX] - balls[o, VX]) * dx + (
+                        balls[a, VY] - balls[o, VY]
+                    ) * dy
                     if closing > 0.0:
-                        loop.rebase(a, t)
-                        loop.rebase(c, t)
-                        loop.collide(a, c, events, t)
-                        changed.update((a, c))
-        for b in sorted(changed):
-            if loop.on[b]:
-                loop.start_phase(b)
-    return Run(
-        positions=[(loop.x[b], loop.y[b]) for b in range(N_BALLS)],
-        on_table=loop.on,
-        events=events,
-        duration=t,
-        steps=steps,
-    )
+                        rebase(balls, flags, cloth, a, t)
+                        rebase(balls, flags, cloth, o, t)
+                        collide(balls, table, rec, a, o, t)
+                        changed[a] = changed[o] = True
+        for b in range(N_BALLS):
+            if changed[b] and flags[b, ON]:
+                start_phase(balls, flags, cloth, rec, False, b)
+    return True, steps, t
 
 
-def _falls(loop: _Loop, b: int, capture: tuple, t: float, over: bool) -> bool:
-    """Track ball b over the hole of ``capture``: whether it has sunk out of reach by ``t``."""
-    gone, pocket = loop.falling[b]
-    if pocket is None and over:
-        loop.falling[b] = (t + loop.t.fall_time, capture[1])
-    elif pocket == capture[1] and not over:
-        if not loop.t.back_over_edge(capture[1], loop.x[b], loop.y[b]):
+@njit
+def _falls(
+    balls: np.ndarray,
+    flags: np.ndarray,
+    table: TableArrays,
+    b: int,
+    pocket_of: int,
+    t: float,
+    over: bool,
+) -> bool:
+    """Track ball b over the hole of pocket ``pocket_of``: whether it has sunk out of reach by
+    ``t``."""
+    gone, pocket = balls[b, FALL_T], flags[b, FALL_POCKET]
+    if pocket < 0 and over:
+        balls[b, FALL_T], flags[b, FALL_POCKET] = t + table[6][1], pocket_of
+    elif pocket == pocket_of and not over:
+        if not _back_over_edge(table, pocket_of, balls[b, X], balls[b, Y]):
             return True  # left the hole on its far side: the pocket's back
-        loop.falling[b] = (INF, None)
-    return pocket == capture[1] and over and t >= gone
+        balls[b, FALL_T], flags[b, FALL_POCKET] = INF, -1
+    return pocket == pocket_of and over and t >= gone
 
 
+@njit
 def _touch_table(
-    loop: _Loop, b: int, events: list[Event], t: float, R: float, changed: set[int]
+    balls: np.ndarray,
+    flags: np.ndarray,
+    pairs: np.ndarray,
+    table: TableArrays,
+    rec: tuple,
+    b: int,
+    t: float,
+    R: float,
+    changed: np.ndarray,
 ) -> None:
     """Cushion, jaw or capture contacts of ball b at the end of a step."""
-    x, y = loop.x[b], loop.y[b]
-    table = loop.t
-    for shape in table.space.bb_query(pymunk.BB(x - R, y - R, x + R, y + R), table.filter):
-        el = table.targets[shape]
-        if el[0] == "capture":
-            if _falls(loop, b, el, t, math.hypot(x - el[2], y - el[3]) < el[4]):
-                loop.drop(b, el[1], events, t)
+    x, y = balls[b, X], balls[b, Y]
+    elements = table[4]
+    for e in range(elements.shape[0]):
+        el = elements[e]
+        if not _overlaps(el, x - R, y - R, x + R, y + R):
+            continue
+        if el[0] == CAPTURE:
+            pocket = int(el[1])
+            if _falls(balls, flags, table, b, pocket, t, hypot(x - el[2], y - el[3]) < el[4]):
+                drop(balls, flags, pairs, rec, False, b, pocket, t)
                 return
-        elif el[0] == "line":
-            _, cushion, px, py, qx, qy, nx, ny, jaw = el
+        elif el[0] == LINE:
+            px, py, qx, qy, nx, ny = el[2], el[3], el[4], el[5], el[6], el[7]
             ex, ey = qx - px, qy - py
             u = (x - px) * ex + (y - py) * ey
             if (
                 (x - px) * nx + (y - py) * ny < R
                 and 0.0 <= u <= ex * ex + ey * ey
-                and loop.vx[b] * nx + loop.vy[b] * ny < 0.0
+                and balls[b, VX] * nx + balls[b, VY] * ny < 0.0
             ):
-                loop.bounce(b, (cushion, nx, ny, None, jaw), events, t)
-                changed.add(b)
+                bounce(balls, table, rec, False, b, e, t)
+                changed[b] = True
         else:
-            d = math.hypot(x - el[2], y - el[3])
-            if d < R + el[4] and loop.vx[b] * (x - el[2]) + loop.vy[b] * (y - el[3]) < 0.0:
-                loop.bounce(b, (el[1], 0.0, 0.0, (el[2], el[3]), True), events, t)
-                changed.add(b)
+            d = hypot(x - el[2], y - el[3])
+            if d < R + el[4] and balls[b, VX] * (x - el[2]) + balls[b, VY] * (y - el[3]) < 0.0:
+                bounce(balls, table, rec, False, b, e, t)
+                changed[b] = True

@@ -12,10 +12,7 @@ from kinghill.physics.reference import run_fixed_step
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import NoiseModel, Shot
 from kinghill.physics.state import TableState
-from kinghill.physics.stepper import Run, Table, run
-
-REFERENCE_STEP = 1.0 / 5000.0
-"""Time step of the fixed-step reference mode (s)."""
+from kinghill.physics.stepper import Table, run_raw
 
 
 def simulate(
@@ -49,22 +46,22 @@ def simulate(
     spec = state.spec
     if noise is not None:
         shot = noise.perturb(shot, rng if rng is not None else np.random.default_rng(), spec.radius)
-    on = [bool(v) for v in state.on_table]
-    pos = [(float(p[0]), float(p[1])) for p in state.positions]
     motion = strike(shot, spec.radius)
+    table = Table.of(spec)
     if reference:
-        result = run_fixed_step(Table.of(spec), pos, on, shot.cue_ball, motion, REFERENCE_STEP)
+        result = run_fixed_step(table, state.positions, state.on_table, shot.cue_ball, motion)
         trajectory = False
     else:
-        result = run(spec, pos, on, shot.cue_ball, motion, record_paths=trajectory)
-    final = TableState(spec, np.array(result.positions), np.array(result.on_table))
+        result = run_raw(
+            table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=trajectory
+        )
     return ShotResult(
         shot=shot,
-        final=final,
-        events=tuple(result.events),
+        final=TableState(spec, result.positions, result.on_table),
+        events=tuple(result.events()),
         duration=result.duration,
         steps=result.steps,
-        trajectory=_sample(result, trajectory_fps) if trajectory else None,
+        trajectory=_sample(result.paths(), trajectory_fps) if trajectory else None,
     )
 
 
@@ -86,16 +83,15 @@ def _check_types(
             raise TypeError(f"simulate: {name} must be a {expected}, got {type(value).__name__}")
 
 
-def _sample(result: Run, fps: float) -> Trajectory:
+def _sample(segments: list[list[tuple[float, ...]]], fps: float) -> Trajectory:
     """Positions at ``k / fps`` for k = 0 .. until the last ball stops (and the end itself)."""
-    assert result.segments is not None
-    end = max((seg[-1][0] for seg in result.segments if seg), default=0.0)
+    end = max((seg[-1][0] for seg in segments if seg), default=0.0)
     n = int(math.floor(end * fps)) + 1
     times = [k / fps for k in range(n)]
     if times[-1] < end:
         times.append(end)
     positions = np.full((len(times), N_BALLS, 2), np.nan)
-    for b, segs in enumerate(result.segments):
+    for b, segs in enumerate(segments):
         if not segs:
             continue
         s = 0

@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kinghill.physics.geometry import TableGeometry
+from kinghill.physics.geometry import (
+    GeometryArrays,
+    TableGeometry,
+    hanging_pocket,
+    on_playing_area,
+)
+from kinghill.physics.jit import njit
 from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, Pocket
 from kinghill.physics.spec import TableSpec
 
@@ -16,6 +22,36 @@ RACK_GAP = 1e-4
 """Gap left between racked balls (R-rack: a hair apart, so the break does not hinge on rounding)."""
 OVERLAP_TOLERANCE = 1e-9
 """Balls closer than 2R minus this overlap; touching balls (distance exactly 2R) are allowed."""
+
+
+_NOT_FINITE, _NOT_HELD, _OVERLAP = 1, 2, 3
+"""What :func:`_misplaced` finds wrong."""
+
+
+@njit
+def _misplaced(
+    geometry: GeometryArrays, pos: np.ndarray, on: np.ndarray, d2: float
+) -> tuple[int, int, int]:
+    """The first thing wrong with balls at ``pos`` (those ``on`` the table): ``(0, -1, -1)``
+    if nothing, else a position not finite or where no ball can stand (``(kind, ball, -1)``,
+    checked ball by ball), then two balls overlapping (``(3, a, b)``: closer than ``sqrt(d2)``)."""
+    for b in range(pos.shape[0]):
+        if not on[b]:
+            continue
+        x, y = pos[b, 0], pos[b, 1]
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return _NOT_FINITE, b, -1
+        if not on_playing_area(geometry, x, y) and hanging_pocket(geometry, x, y) < 0:
+            return _NOT_HELD, b, -1
+    for a in range(pos.shape[0]):
+        if not on[a]:
+            continue
+        for b in range(a + 1, pos.shape[0]):
+            if on[b]:
+                dx, dy = pos[a, 0] - pos[b, 0], pos[a, 1] - pos[b, 1]
+                if dx * dx + dy * dy < d2:
+                    return _OVERLAP, a, b
+    return 0, -1, -1
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -61,34 +97,21 @@ class TableState:
         pos[~on] = np.nan
         object.__setattr__(self, "positions", _readonly(pos))
         object.__setattr__(self, "on_table", _readonly(on))
-        xy = pos.tolist()
-        for ball in np.flatnonzero(on).tolist():
-            self._check_inside(ball, xy[ball])
-        self._check_no_overlap()
-
-    # ---- validation -------------------------------------------------------------------------
-    def _check_inside(self, ball: int, xy: Sequence[float]) -> None:
-        r, s = self.spec.radius, self.spec
-        x, y = float(xy[0]), float(xy[1])
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise ValueError(f"ball {ball}: position ({x}, {y}) is not a finite number")
-        if not TableGeometry.from_spec(s).holds(x, y):
+        d2 = (2 * self.spec.radius - OVERLAP_TOLERANCE) ** 2
+        geometry = TableGeometry.from_spec(self.spec).arrays
+        problem, a, b = _misplaced(geometry, pos, on, d2)
+        if problem == _NOT_FINITE:
+            x, y = float(pos[a, 0]), float(pos[a, 1])
+            raise ValueError(f"ball {a}: position ({x}, {y}) is not a finite number")
+        if problem == _NOT_HELD:
+            r, s = self.spec.radius, self.spec
             raise ValueError(
-                f"ball {ball} at ({x:.4f}, {y:.4f}) is not on the playing area nor hanging in a "
-                f"pocket's mouth: its centre must lie in [{r}, {s.length - r}] x "
+                f"ball {a} at ({pos[a, 0]:.4f}, {pos[a, 1]:.4f}) is not on the playing area nor "
+                f"hanging in a pocket's mouth: its centre must lie in [{r}, {s.length - r}] x "
                 f"[{r}, {s.width - r}], or in a mouth clear of the jaws and short of the fall edge"
             )
-
-    def _check_no_overlap(self) -> None:
-        balls = np.flatnonzero(self.on_table).tolist()
-        xy = self.positions.tolist()
-        d2 = (2 * self.spec.radius - OVERLAP_TOLERANCE) ** 2
-        for i, a in enumerate(balls):
-            ax, ay = xy[a]
-            for b in balls[i + 1 :]:
-                dx, dy = ax - xy[b][0], ay - xy[b][1]
-                if dx * dx + dy * dy < d2:
-                    raise ValueError(f"balls {a} and {b} overlap")
+        if problem == _OVERLAP:
+            raise ValueError(f"balls {a} and {b} overlap")
 
     # ---- queries ----------------------------------------------------------------------------
     def balls_on_table(self) -> tuple[int, ...]:

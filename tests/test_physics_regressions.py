@@ -5,16 +5,12 @@ cushion and each other, balls frozen to cushions, racks); each must now finish w
 the playing area, no energy gained and a consistent log.
 """
 
-import math
-
 import numpy as np
 import pytest
 from physics_support import SPEC, R, assert_physical, layout
 
-from kinghill.physics import BallBall, BallCushion, Pocketed, Shot, TableState
+from kinghill.physics import BallCushion, Pocketed, Shot, TableState
 from kinghill.physics.cue import strike
-from kinghill.physics.resolve.ball_ball import BallBallModel
-from kinghill.physics.resolve.ball_cushion.law import FrameLaw
 from kinghill.physics.stepper import Run, run
 
 Balls = dict[int, tuple[float, float]]
@@ -169,27 +165,6 @@ def test_spinning_ball_at_a_jaw_tip_does_not_chatter() -> None:
     shot = Shot(2, 3.7708572094619424, 3.7720866804759674, 0.313188132018009, -0.31838522432219674)
     out = play(balls, shot)
     assert len(out.events) < 500
-
-
-def test_a_response_that_leaves_balls_closing_stops_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Last resort against any stuck contact: if a response leaves a pair still closing (here a
-    ball-ball model that does nothing), both balls stop where they touch; nothing loops."""
-    monkeypatch.setattr(BallBallModel, "solve", lambda self, nx, ny, a, b: (a, b))
-    out = play({1: (1.0, 0.8875), 2: (1.5, 0.8875)}, Shot(1, 0.0, 3.0))
-    assert [type(e) for e in out.events] == [BallBall]
-    assert out.positions[1][0] == pytest.approx(1.5 - 2 * R)
-    assert out.positions[2] == (1.5, 0.8875)
-
-
-def test_a_response_that_leaves_a_ball_in_a_cushion_stops_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The same guarantee for cushions (a cushion model that does nothing): the ball stops on
-    the cushion instead of touching it again and again at the same instant."""
-    monkeypatch.setattr(FrameLaw, "solve", lambda self, nx, ny, ball: ball)
-    out = play({1: (1.0, 0.8875)}, Shot(1, math.pi / 2, 3.0))
-    assert [type(e) for e in out.events] == [BallCushion]
-    assert out.positions[1][1] == pytest.approx(SPEC.width - R)
 
 
 def test_ball_leaving_a_cushion_that_its_spin_brings_back_meets_it_again() -> None:

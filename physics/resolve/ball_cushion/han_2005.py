@@ -16,7 +16,20 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from kinghill.physics.resolve.ball_cushion.law import FrameLaw
+import numpy as np
+
+from kinghill.physics.jit import njit
+from kinghill.physics.resolve.ball_cushion.law import (
+    COS,
+    HAN,
+    MU,
+    RADIUS,
+    RESTITUTION,
+    SIN,
+    E,
+    FrameLaw,
+)
+from kinghill.physics.resolve.ball_cushion.restitution import e_at
 
 if TYPE_CHECKING:
     from kinghill.physics.resolve.ball_ball import Motion
@@ -28,28 +41,58 @@ STICK = 3.5
 class Han2005(FrameLaw):
     """Han 2005 as published: ``e`` is the restitution along the tilted contact normal."""
 
+    CODE = HAN
     __slots__ = ()
 
-    def impulses(self, vy: float, st: float, slip: float) -> tuple[float, float]:
-        """Normal impulse (per unit mass) and friction impulse size, eqs 17-20."""
-        jn = (1.0 + self.e_at(vy)) * vy * self.cos_t
-        return jn, min(slip / STICK, self.rubber.mu * jn)
-
     def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
-        R, s, c = self.radius, self.sin_t, self.cos_t
-        # eqs 14: slip along the rail (sx) and up the contact plane, direction (0, -s, c) (st)
-        sx = vx + (wy * s - wz * c) * R
-        st = wx * R - vy * s
-        slip = math.sqrt(sx * sx + st * st)
-        jn, f = self.impulses(vy, st, slip)
-        fx = ft = 0.0
-        if slip > 0.0:
-            fx, ft = f * sx / slip, f * st / slip
-        k = 2.5 / R  # eq 23: R / I per unit mass, I = 2/5 m R^2
-        return (
-            vx - fx,
-            vy - jn * c + ft * s,
-            wx - k * ft,
-            wy - k * s * fx,
-            wz + k * c * fx,
-        )
+        return local(self.params, vx, vy, wx, wy, wz)
+
+
+@njit
+def contact_slip(
+    law: np.ndarray, vx: float, vy: float, wx: float, wy: float, wz: float
+) -> tuple[float, float, float]:
+    """Eqs 14: the nose contact's slip along the rail (sx) and up the contact plane, direction
+    (0, -s, c) (st), and its size."""
+    R, s, c = law[RADIUS], law[SIN], law[COS]
+    sx = vx + (wy * s - wz * c) * R
+    st = wx * R - vy * s
+    return sx, st, math.sqrt(sx * sx + st * st)
+
+
+@njit
+def apply_impulses(
+    law: np.ndarray,
+    vx: float,
+    vy: float,
+    wx: float,
+    wy: float,
+    wz: float,
+    sx: float,
+    st: float,
+    slip: float,
+    jn: float,
+    f: float,
+) -> Motion:
+    """Eq 23: the motion after normal impulse ``jn`` and friction ``f`` against the slip."""
+    R, s, c = law[RADIUS], law[SIN], law[COS]
+    fx = ft = 0.0
+    if slip > 0.0:
+        fx, ft = f * sx / slip, f * st / slip
+    k = 2.5 / R  # R / I per unit mass, I = 2/5 m R^2
+    return (vx - fx, vy - jn * c + ft * s, wx - k * ft, wy - k * s * fx, wz + k * c * fx)
+
+
+@njit
+def impulses(law: np.ndarray, vy: float, slip: float) -> tuple[float, float]:
+    """Normal impulse (per unit mass) and friction impulse size, eqs 17-20."""
+    jn = (1.0 + e_at(law[RESTITUTION], vy, law[E])) * vy * law[COS]
+    return jn, min(slip / STICK, law[MU] * jn)
+
+
+@njit
+def local(law: np.ndarray, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
+    """The impact in the cushion frame (:class:`Han2005`'s ``params``)."""
+    sx, st, slip = contact_slip(law, vx, vy, wx, wy, wz)
+    jn, f = impulses(law, vy, slip)
+    return apply_impulses(law, vx, vy, wx, wy, wz, sx, st, slip, jn, f)

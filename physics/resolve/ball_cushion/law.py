@@ -4,19 +4,33 @@ Every law resolves one ball meeting one rubber (a cushion nose or a pocket jaw) 
 frame, the one Mathavan et al. (2010, Fig. 1) draw: x along the cushion, y horizontal into the
 cushion, z up; the nose touches the ball at height ``h`` above the cloth, ``sin(theta) =
 (h - R) / R`` above its equator. :class:`FrameLaw` turns the table-frame motion into that frame
-and back, so a law only writes its physics.
+and back (:func:`to_local`, :func:`from_local`), so a law only writes its physics; each law's
+physics is a compiled kernel that reads the law's :attr:`FrameLaw.params`.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from kinghill.physics.resolve.ball_cushion.restitution import RESTITUTIONS
+import numpy as np
+
+from kinghill.physics.jit import njit
+from kinghill.physics.resolve.ball_cushion.restitution import CODES, RESTITUTIONS
 
 if TYPE_CHECKING:
     from kinghill.physics.resolve.ball_ball import Motion
+
+MATHAVAN, HAN, SIMPLE = 0, 1, 2
+"""The laws' codes (:attr:`FrameLaw.CODE`)."""
+LAW, RESTITUTION, RADIUS, SIN, COS, E, MU, MU_CLOTH, TWO = range(9)
+"""Places in :attr:`FrameLaw.params`: the law's code, the restitution relation's code, R,
+sin and cos of the contact's elevation, e, the frictions, and 2.0 (the exponent of a square
+taken with ``pow``, as CPython's ``x ** 2`` takes it: a constant exponent would be folded into
+``x * x``, which differs in the last bit for one x in a thousand). A law's own constants
+follow from :data:`EXTRA` on."""
+EXTRA = 9
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,9 @@ class Rubber:
 class CushionLaw(Protocol):
     """A ball-rubber impact model: the motion just after, from the motion just before."""
 
+    params: np.ndarray
+    """The law's code and coefficients, as the compiled engine takes them."""
+
     def solve(self, nx: float, ny: float, ball: Motion) -> Motion:
         """Motion after the impact; ``(nx, ny)`` is the rubber's unit normal into the table."""
         ...
@@ -68,7 +85,8 @@ class CushionLaw(Protocol):
 class FrameLaw:
     """Base of the laws: rotates into the cushion frame, calls :meth:`local`, rotates back."""
 
-    __slots__ = ("rubber", "radius", "sin_t", "cos_t", "relation")
+    CODE: ClassVar[int]
+    __slots__ = ("rubber", "radius", "sin_t", "cos_t", "relation", "params")
 
     def __init__(self, rubber: Rubber) -> None:
         self.rubber = rubber
@@ -76,6 +94,13 @@ class FrameLaw:
         self.sin_t = rubber.sin_theta
         self.cos_t = math.sqrt(1.0 - self.sin_t * self.sin_t)
         self.relation = RESTITUTIONS[rubber.restitution]
+        head = [self.CODE, CODES[rubber.restitution], self.radius, self.sin_t, self.cos_t]
+        tail = [rubber.e, rubber.mu, rubber.mu_cloth, 2.0, *self.constants()]
+        self.params = np.array(head + tail, dtype=np.float64)
+
+    def constants(self) -> tuple[float, ...]:
+        """The law's own constants, stored from :data:`EXTRA` on in :attr:`params`."""
+        return ()
 
     def e_at(self, vy: float) -> float:
         """The coefficient of restitution for a ball coming in at normal speed ``vy``."""
@@ -84,22 +109,29 @@ class FrameLaw:
     def solve(self, nx: float, ny: float, ball: Motion) -> Motion:
         """Motion after the impact; a ball not moving into the rubber is returned unchanged."""
         vx, vy, wx, wy, wz = ball
-        # local axes: x = (-ny, nx) along the rubber, y = (-nx, -ny) into it, z up
-        lvy = -(vx * nx + vy * ny)
+        lvx, lvy, lwx, lwy = to_local(nx, ny, vx, vy, wx, wy)
         if lvy <= 0.0:
             return ball
-        lvx = -vx * ny + vy * nx
-        lwx = -wx * ny + wy * nx
-        lwy = -(wx * nx + wy * ny)
         lvx, lvy, lwx, lwy, wz = self.local(lvx, lvy, lwx, lwy, wz)
-        return (
-            -lvx * ny - lvy * nx,
-            lvx * nx - lvy * ny,
-            -lwx * ny - lwy * nx,
-            lwx * nx - lwy * ny,
-            wz,
-        )
+        return from_local(nx, ny, lvx, lvy, lwx, lwy, wz)
 
     def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
         """The impact in the cushion frame (``vy > 0``: the ball moves into the rubber)."""
         raise NotImplementedError
+
+
+@njit
+def to_local(
+    nx: float, ny: float, vx: float, vy: float, wx: float, wy: float
+) -> tuple[float, float, float, float]:
+    """``(vx, vy, wx, wy)`` in the cushion frame of the rubber with normal ``n`` into the table:
+    x = (-ny, nx) along the rubber, y = (-nx, -ny) into it, z up."""
+    return -vx * ny + vy * nx, -(vx * nx + vy * ny), -wx * ny + wy * nx, -(wx * nx + wy * ny)
+
+
+@njit
+def from_local(
+    nx: float, ny: float, vx: float, vy: float, wx: float, wy: float, wz: float
+) -> tuple[float, float, float, float, float]:
+    """A motion in the cushion frame back in the table frame (:func:`to_local`'s inverse)."""
+    return (-vx * ny - vy * nx, vx * nx - vy * ny, -wx * ny - wy * nx, wx * nx - wy * ny, wz)

@@ -31,96 +31,132 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from kinghill.physics.resolve.ball_cushion.law import FrameLaw, Rubber
+import numpy as np
+
+from kinghill.physics.jit import njit
+from kinghill.physics.norm import hypot
+from kinghill.physics.resolve.ball_cushion.law import (
+    COS,
+    EXTRA,
+    MATHAVAN,
+    RESTITUTION,
+    TWO,
+    E,
+    FrameLaw,
+    Rubber,
+)
+from kinghill.physics.resolve.ball_cushion.restitution import e_at
 
 if TYPE_CHECKING:
     from kinghill.physics.resolve.ball_ball import Motion
 
 STEPS = 2
 """Steps of ``P_I`` per phase (the last one sized to end the phase)."""
+_STEPS = EXTRA + 9
+"""Place of the number of steps in the law's ``params`` (after its nine constants)."""
 
 
 class Mathavan2010(FrameLaw):
     """Mathavan et al. 2010 as published: ``e`` energetic, friction at the nose and the cloth."""
 
-    __slots__ = ("steps", "consts")
+    CODE = MATHAVAN
+    __slots__ = ("steps",)
 
     def __init__(self, rubber: Rubber, steps: int = STEPS) -> None:
-        super().__init__(rubber)
         if steps < 1:
             raise ValueError(f"Mathavan2010: steps must be at least 1, got {steps}")
         self.steps = steps
-        mw, ms, s, c, R = rubber.mu, rubber.mu_cloth, self.sin_t, self.cos_t, rubber.radius
+        super().__init__(rubber)
+        mw, ms, s, c = rubber.mu, rubber.mu_cloth, self.sin_t, self.cos_t
         if c - s * mw - ms * (s + c * mw) <= 0.0:
             raise ValueError(
                 f"Mathavan2010: nose friction {mw} and cloth friction {ms} at a nose "
                 f"{rubber.height} m high could keep a ball moving into the cushion forever"
             )
-        # q: the contacts' x slips couple through the spin; s * s + 2.5: I's y' slip answers its
-        # friction less than a free point (the cloth holds z); 2.5 / R: 5 / (2 M R) per unit mass
-        self.consts = (mw, ms, s, c, 2.5 / R, R, 1.0 - 2.5 * s, s * s + 2.5, s - 2.5)
+
+    def constants(self) -> tuple[float, ...]:
+        """``(mu_w, mu_s, s, c, 2.5 / R, R, 1 - 2.5 s, s^2 + 2.5, s - 2.5, steps)``: q = 1 - 2.5
+        s, the contacts' x slips coupling through the spin; s^2 + 2.5, I's y' slip answering
+        its friction less than a free point's (the cloth holds z); 2.5 / R = 5 / (2 M R) per
+        unit mass."""
+        mw, ms, s, c, R = self.rubber.mu, self.rubber.mu_cloth, self.sin_t, self.cos_t, self.radius
+        return (mw, ms, s, c, 2.5 / R, R, 1.0 - 2.5 * s, s * s + 2.5, s - 2.5, float(self.steps))
 
     def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
-        m = (vx, vy, wx, wy, wz)
-        m, work = self._phase(m, 0.0)
-        m, _ = self._phase((m[0], 0.0, m[2], m[3], m[4]), self.e_at(vy) ** 2 * work)
-        return m
+        return local(self.params, vx, vy, wx, wy, wz)
 
-    def _phase(self, m: Motion, target: float) -> tuple[Motion, float]:
-        """Compression (``target`` 0: until ``vy`` is 0) or restitution (until the work given
-        back, ``-c int vy dP_I``, is ``target``); returns the motion and the phase's work."""
-        c = self.cos_t
-        work, rate, cloth = 0.0, -c, (0.0, 0.0)  # d vy / dP_I and the cloth's friction rate
-        for n in range(self.steps, 0, -1):
-            dp = self._to_end(m[1], rate, target - work) / n
-            if dp <= 0.0:
-                break
-            trial, cloth = self._step(m, dp, cloth)
-            rate = (trial[1] - m[1]) / dp
-            if n == 1:  # size the last step on its own rate, to end the phase exactly
-                dp = self._to_end(m[1], rate, target - work)
-                trial, cloth = self._step(m, dp, cloth)
-            work += 0.5 * c * dp * abs(m[1] + trial[1])
-            m = trial
-        return m, work
 
-    def _to_end(self, vy: float, rate: float, left: float) -> float:
-        """Impulse to the phase's end at ``d vy / dP_I = rate < 0``: ``vy`` reaches 0 (no work
-        ``left`` to give back: compression) or the work given back reaches ``left``."""
-        if vy > 0.0:
-            return vy / -rate
-        if left <= 0.0:
-            return 0.0
-        qa, qb = -0.5 * self.cos_t * rate, -self.cos_t * vy
-        return 2.0 * left / (qb + math.sqrt(qb * qb + 4.0 * qa * left))
+@njit
+def local(law: np.ndarray, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
+    """The impact in the cushion frame (:class:`Mathavan2010`'s ``params``): compression,
+    then restitution until ``e^2`` of its work is given back."""
+    m, work = _phase(law, (vx, vy, wx, wy, wz), 0.0)
+    e = e_at(law[RESTITUTION], vy, law[E])
+    m, _ = _phase(law, (m[0], 0.0, m[2], m[3], m[4]), e ** law[TWO] * work)
+    return m
 
-    def _step(
-        self, m: Motion, dp: float, cloth: tuple[float, float]
-    ) -> tuple[Motion, tuple[float, float]]:
-        """One step of normal impulse ``dp`` (per unit mass) at I, with its friction at I and C;
-        ``cloth`` is C's friction per unit ``dp`` in the step before, for its pull on I's slip.
-        Returns the motion and this step's ``cloth``."""
-        mw, ms, s, c, k, R, q, ky, s25 = self.consts
-        vx, vy, wx, wy, wz = m
-        # slip at I (eqs 12a-b) at the step's end without I's own friction
-        gx = vx + (wy * s - wz * c) * R - q * cloth[0] * dp
-        gy = wx * R - vy * s + (s * c + s25 * cloth[1]) * dp
-        fx, fy = gx / 3.5, gy / ky  # the friction that stops I's slip (eqs 15a)
-        if math.hypot(fx, fy) > mw * dp:  # it slides, against the slip (eqs 17)
-            g2 = gx * gx + gy * gy
-            f = min(mw * dp / math.sqrt(g2), g2 / (3.5 * gx * gx + ky * gy * gy))
-            fx, fy = f * gx, f * gy
-        bound = ms * max(s * dp + c * fy, 0.0)  # the cloth balances the nose's vertical
-        # slip at C (eqs 13a-b) at the step's end without C's own friction
-        hx, hy = vx - wy * R - q * fx, vy + wx * R - c * dp + s25 * fy
-        ex, ey = hx / 3.5, hy / 3.5  # the friction that stops C's slip (eqs 15b)
-        f = math.hypot(ex, ey)
-        if f > bound:
-            ex, ey = ex * bound / f, ey * bound / f
-        return (
-            vx - fx - ex,
-            vy - c * dp + s * fy - ey,
-            wx - k * (fy + ey),
-            wy - k * (s * fx - ex),
-            wz + k * c * fx,
-        ), (ex / dp, ey / dp)
+
+@njit
+def _phase(law: np.ndarray, m: Motion, target: float) -> tuple[Motion, float]:
+    """Compression (``target`` 0: until ``vy`` is 0) or restitution (until the work given
+    back, ``-c int vy dP_I``, is ``target``); returns the motion and the phase's work."""
+    c = law[COS]
+    work, rate, cloth = 0.0, -c, (0.0, 0.0)  # d vy / dP_I and the cloth's friction rate
+    for n in range(int(law[_STEPS]), 0, -1):
+        dp = _to_end(c, m[1], rate, target - work) / n
+        if dp <= 0.0:
+            break
+        trial, cloth = _step(law, m, dp, cloth)
+        rate = (trial[1] - m[1]) / dp
+        if n == 1:  # size the last step on its own rate, to end the phase exactly
+            dp = _to_end(c, m[1], rate, target - work)
+            trial, cloth = _step(law, m, dp, cloth)
+        work += 0.5 * c * dp * abs(m[1] + trial[1])
+        m = trial
+    return m, work
+
+
+@njit
+def _to_end(c: float, vy: float, rate: float, left: float) -> float:
+    """Impulse to the phase's end at ``d vy / dP_I = rate < 0``: ``vy`` reaches 0 (no work
+    ``left`` to give back: compression) or the work given back reaches ``left``."""
+    if vy > 0.0:
+        return vy / -rate
+    if left <= 0.0:
+        return 0.0
+    qa, qb = -0.5 * c * rate, -c * vy
+    return 2.0 * left / (qb + math.sqrt(qb * qb + 4.0 * qa * left))
+
+
+@njit
+def _step(
+    law: np.ndarray, m: Motion, dp: float, cloth: tuple[float, float]
+) -> tuple[Motion, tuple[float, float]]:
+    """One step of normal impulse ``dp`` (per unit mass) at I, with its friction at I and C;
+    ``cloth`` is C's friction per unit ``dp`` in the step before, for its pull on I's slip.
+    Returns the motion and this step's ``cloth``."""
+    mw, ms, s, c, k = law[EXTRA], law[EXTRA + 1], law[EXTRA + 2], law[EXTRA + 3], law[EXTRA + 4]
+    R, q, ky, s25 = law[EXTRA + 5], law[EXTRA + 6], law[EXTRA + 7], law[EXTRA + 8]
+    vx, vy, wx, wy, wz = m
+    # slip at I (eqs 12a-b) at the step's end without I's own friction
+    gx = vx + (wy * s - wz * c) * R - q * cloth[0] * dp
+    gy = wx * R - vy * s + (s * c + s25 * cloth[1]) * dp
+    fx, fy = gx / 3.5, gy / ky  # the friction that stops I's slip (eqs 15a)
+    if hypot(fx, fy) > mw * dp:  # it slides, against the slip (eqs 17)
+        g2 = gx * gx + gy * gy
+        f = min(mw * dp / math.sqrt(g2), g2 / (3.5 * gx * gx + ky * gy * gy))
+        fx, fy = f * gx, f * gy
+    bound = ms * max(s * dp + c * fy, 0.0)  # the cloth balances the nose's vertical
+    # slip at C (eqs 13a-b) at the step's end without C's own friction
+    hx, hy = vx - wy * R - q * fx, vy + wx * R - c * dp + s25 * fy
+    ex, ey = hx / 3.5, hy / 3.5  # the friction that stops C's slip (eqs 15b)
+    f = hypot(ex, ey)
+    if f > bound:
+        ex, ey = ex * bound / f, ey * bound / f
+    return (
+        vx - fx - ex,
+        vy - c * dp + s * fy - ey,
+        wx - k * (fy + ey),
+        wy - k * (s * fx - ex),
+        wz + k * c * fx,
+    ), (ex / dp, ey / dp)

@@ -18,17 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kinghill.physics.jit import njit
+
 HAN_2005 = (0.39, 0.257, -0.044)
 """Han 2005, eq. 26: e = a + b V + c V^2 (V in m/s)."""
 HAN_2005_FLOOR = HAN_2005[0]
 """Where kinghill holds eq. 26 once it falls below its value at rest (past 5.84 m/s)."""
+CONSTANT, HAN = 0, 1
+"""The relations' codes, as the compiled laws take them (:data:`CODES`)."""
 
 
+@njit
 def constant(speed: float, e: float) -> float:
     """The rubber's own ``e``, whatever the speed."""
     return e
 
 
+@njit
 def han_2005(speed: float, e: float) -> float:
     """Han 2005, eq. 26, at normal approach speed ``speed`` (m/s); the rubber's ``e`` is not
     used."""
@@ -36,8 +42,18 @@ def han_2005(speed: float, e: float) -> float:
     return max(a + speed * (b + c * speed), HAN_2005_FLOOR)
 
 
+@njit
+def e_at(code: float, speed: float, e: float) -> float:
+    """The relation of code ``code`` (:data:`CODES`) at ``speed`` for a rubber's ``e``."""
+    if code == HAN:
+        return han_2005(speed, e)
+    return constant(speed, e)
+
+
 RESTITUTIONS: dict[str, Callable[[float, float], float]] = {
     "constant": constant,
     "han_2005": han_2005,
 }
 """The restitution relations by name: ``f(normal approach speed, rubber's e) -> e``."""
+CODES: dict[str, int] = {"constant": CONSTANT, "han_2005": HAN}
+"""The relations' codes by name."""

@@ -8,21 +8,50 @@ ball's horizontal normal velocity rebounds with exactly ``e`` whatever the spin 
 
 from __future__ import annotations
 
-from kinghill.physics.resolve.ball_cushion.han_2005 import STICK, Han2005
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from kinghill.physics.jit import njit
+from kinghill.physics.resolve.ball_cushion.han_2005 import (
+    STICK,
+    Han2005,
+    apply_impulses,
+    contact_slip,
+)
+from kinghill.physics.resolve.ball_cushion.law import COS, MU, RESTITUTION, SIMPLE, SIN, E
+from kinghill.physics.resolve.ball_cushion.restitution import e_at
+
+if TYPE_CHECKING:
+    from kinghill.physics.resolve.ball_ball import Motion
 
 
 class SimpleCushion(Han2005):
     """Constant restitution of the horizontal normal speed, Coulomb friction at the nose."""
 
+    CODE = SIMPLE
     __slots__ = ()
 
-    def impulses(self, vy: float, st: float, slip: float) -> tuple[float, float]:
-        """Normal impulse giving ``dvy = -(1 + e) vy`` with the friction's own ``vy`` share."""
-        e, mu, s, c = self.e_at(vy), self.rubber.mu, self.sin_t, self.cos_t
-        target = (1.0 + e) * vy
-        stick = slip / STICK
-        jn = (target + s * st / STICK) / c
-        if stick <= mu * jn or slip == 0.0:
-            return jn, stick
-        jn = target / (c - mu * s * st / slip)
-        return jn, mu * jn
+    def local(self, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
+        return local(self.params, vx, vy, wx, wy, wz)
+
+
+@njit
+def impulses(law: np.ndarray, vy: float, st: float, slip: float) -> tuple[float, float]:
+    """Normal impulse giving ``dvy = -(1 + e) vy`` with the friction's own ``vy`` share."""
+    e, mu, s, c = e_at(law[RESTITUTION], vy, law[E]), law[MU], law[SIN], law[COS]
+    target = (1.0 + e) * vy
+    stick = slip / STICK
+    jn = (target + s * st / STICK) / c
+    if stick <= mu * jn or slip == 0.0:
+        return jn, stick
+    jn = target / (c - mu * s * st / slip)
+    return jn, mu * jn
+
+
+@njit
+def local(law: np.ndarray, vx: float, vy: float, wx: float, wy: float, wz: float) -> Motion:
+    """The impact in the cushion frame (:class:`SimpleCushion`'s ``params``)."""
+    sx, st, slip = contact_slip(law, vx, vy, wx, wy, wz)
+    jn, f = impulses(law, vy, st, slip)
+    return apply_impulses(law, vx, vy, wx, wy, wz, sx, st, slip, jn, f)
