@@ -36,6 +36,7 @@ from kinghill.physics import (
     Shot,
     TableState,
     simulate,
+    simulate_noisy,
 )
 
 DEFAULT_BUDGET = 120
@@ -214,10 +215,10 @@ class SearchAgent:
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
             for arm in arms:
-                for _ in range(per_arm):
-                    if arm.count and _past(deadline):
-                        break
-                    arm.total += self._score(view, arm.action)
+                # the arm's samples in one batch; past the deadline, only an untried arm gets one
+                n = per_arm if not _past(deadline) else 0 if arm.count else 1
+                for value in self._scores(view, arm.action, n):
+                    arm.total += value
                     arm.count += 1
                     spent += 1
             arms = sorted(arms, key=lambda a: a.mean, reverse=True)
@@ -225,12 +226,15 @@ class SearchAgent:
                 return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
 
-    def _score(self, view: FrameView, action: ShotAction) -> float:
-        """One noisy outcome of ``action``, valued for the player to move."""
-        result = simulate(view.state, action.shot, self.rng, noise=self.noise)
-        ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
-        frame, state = apply(view.frame, ruling, result.final)
-        return self.leaf(frame, state, view.player)
+    def _scores(self, view: FrameView, action: ShotAction, n: int) -> list[float]:
+        """``n`` noisy outcomes of ``action`` (one batch of simulations), valued for the player
+        to move."""
+        values = []
+        for result in simulate_noisy(view.state, action.shot, self.rng, n, noise=self.noise):
+            ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
+            frame, state = apply(view.frame, ruling, result.final)
+            values.append(self.leaf(frame, state, view.player))
+        return values
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """Pots (calibrated, with variants), doubles and kicks of whites, and safeties."""

@@ -1,8 +1,10 @@
 """Billiards physics of the pyramid table on Pymunk: table, cue, cloth, contacts, pockets.
 
-Knows nothing of the rules. The entry point is :func:`simulate`.
+Knows nothing of the rules. The entry point is :func:`simulate`; :func:`simulate_many` and
+:func:`simulate_noisy` play many shots in one call.
 """
 
+from kinghill.physics.batch import simulate_many, simulate_noisy
 from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Pocketed
 from kinghill.physics.geometry import CushionShape, PocketShape, TableGeometry
 from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, WHITES, Cushion, Pocket
@@ -11,6 +13,7 @@ from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, NoiseModel, Shot
 from kinghill.physics.simulate import simulate
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
+from kinghill.physics.warm_up import warm_up
 
 __all__ = [
     "BREAK_BALL",
@@ -36,4 +39,7 @@ __all__ = [
     "TableState",
     "Trajectory",
     "simulate",
+    "simulate_many",
+    "simulate_noisy",
+    "warm_up",
 ]

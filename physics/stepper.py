@@ -315,8 +315,10 @@ class Workspace:
         return (self.kinds, self.times, self.segments, self.energies, self.counts, self.impacts)
 
     def grown(self) -> Workspace:
-        """A workspace with twice the room for records."""
-        return Workspace(2 * self.kinds.shape[0], 2 * self.segments.shape[0])
+        """This thread's workspace replaced by one with twice the room for records."""
+        work = Workspace(2 * self.kinds.shape[0], 2 * self.segments.shape[0])
+        _WORKSPACES.work = work
+        return work
 
     def result(self, steps: int, duration: float) -> RawRun:
         """The run just played, copied out of the buffers."""
@@ -353,7 +355,7 @@ def play_in(kernel: Callable[..., tuple[bool, int, float]], *args: Any) -> RawRu
         done, steps, duration = kernel(work.balls, work.flags, work.pairs, work.records, *args)
         if done:
             return work.result(steps, duration)
-        work = _WORKSPACES.work = work.grown()
+        work = work.grown()
 
 
 @njit

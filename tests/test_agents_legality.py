@@ -161,9 +161,9 @@ class SimulatedClock:
     def perf_counter(self) -> float:
         return self.now
 
-    def scored(self) -> None:
-        self.simulations += 1
-        self.now += self.tick
+    def scored(self, n: int) -> None:
+        self.simulations += n
+        self.now += n * self.tick
 
 
 def simulations_in(time_budget: float, monkeypatch: pytest.MonkeyPatch) -> int:
@@ -172,13 +172,13 @@ def simulations_in(time_budget: float, monkeypatch: pytest.MonkeyPatch) -> int:
     clock = SimulatedClock(0.01)
     monkeypatch.setattr(search_module, "time", clock)
     agent = SearchAgent(0, time_budget=time_budget)
-    score = agent._score
+    scores = agent._scores
 
-    def counted(view: FrameView, action: ShotAction) -> float:
-        clock.scored()
-        return score(view, action)
+    def counted(view: FrameView, action: ShotAction, n: int) -> list[float]:
+        clock.scored(n)  # a batch of n simulations takes n ticks
+        return scores(view, action, n)
 
-    monkeypatch.setattr(agent, "_score", counted)
+    monkeypatch.setattr(agent, "_scores", counted)
     state = table({COLOURED: (1.0, 0.9), **HANGER, **FAR})
     assert isinstance(agent.act(shot_view(state)), ShotAction)
     return clock.simulations

@@ -5,7 +5,8 @@ random shots on random 8-ball layouts (aim uniform, speed 0.5-6 m/s, tip offset 
 0.5 R disc), built in and seeded; plus the peer suite that pooltool 0.6 ran
 (``benchmarks/peer/suite.json`` in the repository, or another file) when present.
 Prints shots/s, steps and events per shot, microseconds per step, the first-call time (a fresh
-process: import + first shot), and the fixed-step (1/5000 s) reference mode's speed ratio and
+process: import + first shot, the compiled kernels cached), the time of a cold compile (once per
+installation), and the fixed-step (1/5000 s) reference mode's speed ratio and
 largest final-position difference on a subset.
 """
 
@@ -13,16 +14,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kinghill.physics import Shot, TableSpec, TableState, simulate
+from kinghill.physics import Shot, ShotResult, TableSpec, TableState, simulate, simulate_many
 
 DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "benchmarks/peer/suite.json"
 """The peer suite, ``benchmarks/peer/suite.json`` in the repository."""
@@ -102,23 +106,28 @@ def peer_cases(path: Path) -> tuple[Case, list[Case], dict[str, Any]]:
 
 
 def time_suite(cases: list[Case], repeats: int = 1, reference: bool = False) -> dict[str, float]:
-    """Shots/s, steps and events per shot, microseconds per step (best of ``repeats``)."""
-    best = math.inf
-    steps = events = 0
+    """Shots/s, steps and events per shot, microseconds per step (best of ``repeats``), one
+    ``simulate`` call a shot."""
+    return _timed(lambda: [simulate(c.state, c.shot, reference=reference) for c in cases], repeats)
+
+
+def time_batch(cases: list[Case], repeats: int = 1) -> dict[str, float]:
+    """:func:`time_suite`'s figures for the cases played by one ``simulate_many`` call."""
+    return _timed(lambda: simulate_many([c.state for c in cases], [c.shot for c in cases]), repeats)
+
+
+def _timed(play: Callable[[], list[ShotResult]], repeats: int) -> dict[str, float]:
+    best, results = math.inf, []
     for _ in range(repeats):
-        steps = events = 0
         t0 = time.perf_counter()
-        for c in cases:
-            res = simulate(c.state, c.shot, reference=reference)
-            steps += res.steps
-            events += len(res.events)
+        results = play()
         best = min(best, time.perf_counter() - t0)
-    n = len(cases)
+    n, steps = len(results), sum(r.steps for r in results)
     return {
         "shots": n,
         "shots_per_s": n / best,
         "steps_per_shot": steps / n,
-        "events_per_shot": events / n,
+        "events_per_shot": sum(len(r.events) for r in results) / n,
         "us_per_step": 1e6 * best / steps,
     }
 
@@ -143,18 +152,42 @@ def reference_gap(cases: list[Case]) -> dict[str, float]:
     }
 
 
+COMPILE = "import kinghill.physics as p; print(p.warm_up())"
+
+
 def first_call_seconds() -> float:
-    """Import plus the first simulated shot, in a fresh interpreter."""
+    """Import plus the first simulated shot, in a fresh interpreter (the kernels cached)."""
     out = subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True, text=True)
     return float(out.stdout.strip()) if out.returncode == 0 else math.nan
 
 
-def benchmark(shots: int, breaks: int, reference_shots: int, seed: int, suite: Path | None) -> dict:
-    """Every figure of the benchmark as a dict."""
+def compile_seconds() -> float:
+    """A cold compile of the kernels (what an installation pays once), in a fresh interpreter
+    with an empty numba cache of its own."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        command = [sys.executable, "-c", COMPILE]
+        out = subprocess.run(command, capture_output=True, text=True, env=env)
+    return float(out.stdout.strip()) if out.returncode == 0 else math.nan
+
+
+def benchmark(
+    shots: int,
+    breaks: int,
+    reference_shots: int,
+    seed: int,
+    suite: Path | None,
+    cold_compile: bool = True,
+) -> dict:
+    """Every figure of the benchmark as a dict (``cold_compile``: also time a compile from
+    scratch, ``compile_s``, tens of seconds)."""
     result: dict[str, Any] = {"first_call_s": first_call_seconds()}
+    if cold_compile:
+        result["compile_s"] = compile_seconds()
     brk = break_case()
     randoms = random_cases(shots, seed)
     simulate(brk.state, brk.shot)  # warm-up
+    simulate(brk.state, brk.shot, reference=True)  # the reference kernel loaded too
     result["break"] = time_suite([brk] * breaks)
     result["random"] = time_suite(randoms, repeats=2)
     ref_cases = randoms[:reference_shots]
@@ -171,6 +204,7 @@ def benchmark(shots: int, breaks: int, reference_shots: int, seed: int, suite: P
             "suite": str(suite),
             "break": time_suite([pbrk] * breaks),
             "random": time_suite(prandom, repeats=2),
+            "random_batch": time_batch(prandom, repeats=2),
             "pooltool_break_per_s": anchor.get("break", {}).get("shots_per_s"),
             "pooltool_random_per_s": anchor.get("random", {}).get("shots_per_s_median"),
         }

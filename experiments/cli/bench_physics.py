@@ -44,6 +44,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--out", type=output_file(".json"), help="also write the figures to this JSON file"
     )
+    parser.add_argument(
+        "--cold-compile",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time a compile of the kernels from scratch in a fresh process with an empty "
+        "cache (what an installation pays once; tens of seconds; default: on)",
+    )
     return parser
 
 
@@ -52,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         check_suite(args.suite)
     except ValueError as error:
         raise UsageError(str(error), "--suite") from None
-    r = benchmark(args.shots, args.breaks, args.reference_shots, args.seed, args.suite)
+    r = benchmark(
+        args.shots, args.breaks, args.reference_shots, args.seed, args.suite, args.cold_compile
+    )
 
     def line(name: str, s: dict) -> None:
         print(
@@ -61,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         )
 
     print(f"first call (fresh process, import + 1 shot): {r['first_call_s']:.3f} s")
+    if "compile_s" in r:
+        print(f"cold compile of the kernels (once per installation): {r['compile_s']:.1f} s")
     line("break", r["break"])
     line(f"random ({r['random']['shots']})", r["random"])
     ref = r["reference"]
@@ -75,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         p = r["peer"]
         line("peer suite break", p["break"])
         line(f"peer suite random ({p['random']['shots']})", p["random"])
+        line("  the same, one batch", p["random_batch"])
         if p["pooltool_random_per_s"]:
             print(
                 f"  pooltool 0.6 on this suite (its README's machine): "

@@ -1,0 +1,106 @@
+"""The compiled loop over a batch of shots behind :mod:`kinghill.physics.batch`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kinghill.physics.jit import njit
+from kinghill.physics.names import N_BALLS
+from kinghill.physics.stepper import (
+    ON,
+    RawRun,
+    Records,
+    Table,
+    TableArrays,
+    Workspace,
+    X,
+    Y,
+    _play,
+    workspace,
+)
+
+
+def play_batch(
+    table: Table, positions: np.ndarray, on: np.ndarray, cues: np.ndarray, motions: np.ndarray
+) -> list[RawRun]:
+    """The kernel over the batch; shot by shot into the outputs, resumed in a bigger workspace
+    or with bigger outputs when one runs out of room."""
+    n = len(cues)
+    finals = np.empty((n, N_BALLS, 2))
+    on_out = np.empty((n, N_BALLS), dtype=np.bool_)
+    steps = np.zeros(n, dtype=np.int64)
+    durations = np.zeros(n)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    kinds = np.zeros((16 * n + 64, 3), dtype=np.int64)
+    times = np.zeros(16 * n + 64)
+    work: Workspace = workspace()
+    done = 0
+    while done < n:
+        done, room = _many(
+            work.balls, work.flags, work.pairs, work.records, table.kernel,
+            positions, on, cues, motions, done, finals, on_out, steps, durations, offsets,
+            kinds, times,
+        )  # fmt: skip
+        if done < n and room:
+            work = work.grown()
+        elif done < n:
+            kinds = np.concatenate([kinds, np.zeros_like(kinds)])
+            times = np.concatenate([times, np.zeros_like(times)])
+    return [
+        RawRun(
+            positions=finals[k],
+            on_table=on_out[k],
+            kinds_balls=kinds[offsets[k] : offsets[k + 1]],
+            times=times[offsets[k] : offsets[k + 1]],
+            segments=np.zeros((0, 8)),
+            energies=np.zeros(0),
+            impacts=np.zeros((0, 10)),
+            steps=int(steps[k]),
+            duration=float(durations[k]),
+        )
+        for k in range(n)
+    ]
+
+
+@njit
+def _many(
+    balls: np.ndarray,
+    flags: np.ndarray,
+    pairs: np.ndarray,
+    rec: Records,
+    table: TableArrays,
+    positions: np.ndarray,
+    on: np.ndarray,
+    cues: np.ndarray,
+    motions: np.ndarray,
+    first: int,
+    finals: np.ndarray,
+    on_out: np.ndarray,
+    steps: np.ndarray,
+    durations: np.ndarray,
+    offsets: np.ndarray,
+    kinds: np.ndarray,
+    times: np.ndarray,
+) -> tuple[int, bool]:
+    """Shots ``first``.. of the batch: ``(shots done, whether the workspace ran out)``; stops
+    early (the shot not done) when the workspace or the event outputs run out of room."""
+    for k in range(first, len(cues)):
+        m = motions[k]
+        ok, n_steps, duration = _play(
+            balls, flags, pairs, rec, table, positions[k], on[k], cues[k],
+            m[0], m[1], m[2], m[3], m[4], False, False,
+        )  # fmt: skip
+        if not ok:
+            return k, True
+        count = rec[4][0]
+        start = offsets[k]
+        if start + count > kinds.shape[0]:
+            return k, False
+        kinds[start : start + count] = rec[0][:count]
+        times[start : start + count] = rec[1][:count]
+        offsets[k + 1] = start + count
+        for b in range(N_BALLS):
+            finals[k, b, 0], finals[k, b, 1] = balls[b, X], balls[b, Y]
+            on_out[k, b] = flags[b, ON] != 0
+        steps[k], durations[k] = n_steps, duration
+    return len(cues), False

@@ -1,0 +1,58 @@
+"""First use of the compiled engine in a process: the kernels loaded from numba's on-disk
+cache, or compiled once per installation when there is none yet (announced on stderr in one
+line: what happens and how long it took)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kinghill.physics.cue import strike
+from kinghill.physics.many import play_batch
+from kinghill.physics.sampling import trajectory_of
+from kinghill.physics.shot import Shot
+from kinghill.physics.state import TableState
+from kinghill.physics.stepper import Table, _play, run_raw
+
+_READY: list[bool] = []
+"""Non-empty once this process's kernels are ready."""
+
+
+def warm_up() -> float:
+    """Load (or compile) every kernel the engine's entry points use; seconds taken (0 once
+    done). A compile says so on stderr: a cold compile takes tens of seconds, once."""
+    if _READY:
+        return 0.0
+    start = time.perf_counter()
+    cold = not cached()
+    if cold:
+        print(
+            "kinghill: compiling the physics engine with numba, once per installation "
+            "(about a minute on 2 cores) ...",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+    state, shot = TableState.rack(), Shot(1, 0.0, 7.0)
+    table = Table.of(state.spec)
+    motion = strike(shot, state.spec.radius)
+    raw = run_raw(table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=True)
+    trajectory_of(raw.segments, 30.0)
+    motions = np.array([motion])
+    play_batch(table, state.positions[None], state.on_table[None], np.array([1]), motions)
+    seconds = time.perf_counter() - start
+    if cold:
+        print(f" done in {seconds:.0f} s", file=sys.stderr, flush=True)
+    _READY.append(True)
+    return seconds
+
+
+def cached() -> bool:
+    """Whether the event loop's machine code is in numba's cache already (or the kernels run
+    uncompiled, ``NUMBA_DISABLE_JIT=1``)."""
+    cache = getattr(_play, "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return index is None or Path(index).exists()
