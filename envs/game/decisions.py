@@ -11,6 +11,7 @@ stops the match as it would anything else.
 
 from __future__ import annotations
 
+import _signal  # signal's C core: its Python layer turns every handler into an enum
 import signal
 import threading
 import time
@@ -74,12 +75,14 @@ def describe(error: BaseException) -> str:
 def _signals_watched() -> Iterator[list[int]]:
     """While inside, note every watched signal whose Python handler runs (the list holds their
     numbers), so that a ``KeyboardInterrupt`` from a signal can be told from an agent's own.
-    Handlers are only replaced in the main thread, the one where Python runs them."""
+    Handlers are only replaced in the main thread, the one where Python runs them. The C
+    functions of ``_signal`` are called, not ``signal``'s wrappers: they take and give the same
+    handlers, without the enum conversions that cost more than an env step's bookkeeping."""
     seen: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield seen
         return
-    previous: dict[int, Any] = {number: signal.getsignal(number) for number in WATCHED_SIGNALS}
+    previous: dict[int, Any] = {number: _signal.getsignal(number) for number in WATCHED_SIGNALS}
 
     def noting(number: int, frame: FrameType | None) -> None:
         seen.append(number)
@@ -89,10 +92,10 @@ def _signals_watched() -> Iterator[list[int]]:
 
     for number, handler in previous.items():
         if callable(handler):
-            signal.signal(number, noting)
+            _signal.signal(number, noting)
     try:
         yield seen
     finally:
         for number, handler in previous.items():
             if callable(handler):
-                signal.signal(number, handler)
+                _signal.signal(number, handler)

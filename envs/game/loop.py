@@ -169,7 +169,8 @@ class Game:
     def timed_view(self) -> FrameView:
         """The view of the player to move with its decision's clock started now (R-clock), as
         agents get it in matches (``view.clock``)."""
-        return replace(self.view(), clock=DecisionClock(self.allowance()))
+        frame = self.frame
+        return FrameView(self.state, frame, frame.to_move, DecisionClock(self.allowance()))
 
     def play(
         self, action: Action, seconds: float | None = None, claimed_at: float | None = None

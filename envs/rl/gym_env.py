@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.vector import AutoresetMode
 
 from kinghill.envs.drawing.render import (
     RenderOutput,
@@ -44,6 +46,22 @@ REDRAWS = 100
 """A frame the opponent finishes before the learner's first decision (a run-out from its break)
 is drawn again, with new noise, up to this many times."""
 Breaker = Literal["random", "learner", "opponent", "alternate"]
+AUTORESET_MODE = AutoresetMode.NEXT_STEP
+"""How the env's Gymnasium vector envs start a new frame (Gymnasium's default, declared: the
+env's ``metadata["autoreset_mode"]``): the step after a frame ends returns the new frame's
+first observation, with reward 0, neither terminated nor truncated, and ignores its action.
+``kinghill train --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
+convention, :mod:`kinghill.experiments.training.vector`)."""
+
+
+@dataclass(frozen=True)
+class _LastShot:
+    """The last shot played, as a picture marks it: who played it, the action, the balls as it
+    began."""
+
+    player: int
+    action: ShotAction
+    start: np.ndarray
 
 
 class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
@@ -120,10 +138,18 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
     ## Vectorized environment
-    ``gymnasium.make_vec("kinghill/KingOfTheHill-v0", num_envs=4, vectorization_mode="async")``.
+    ``gymnasium.make_vec("kinghill/KingOfTheHill-v0", num_envs=4, vectorization_mode="async",
+    vector_kwargs={{"autoreset_mode": AUTORESET_MODE}})``: the mode is declared in ``metadata``
+    (:data:`AUTORESET_MODE`, ``NEXT_STEP``): the step after a frame ends returns the next
+    frame's first observation with reward 0, neither terminated nor truncated; its action is
+    not played.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    metadata = {
+        "render_modes": ["human", "rgb_array"],
+        "render_fps": 30,
+        "autoreset_mode": AUTORESET_MODE,
+    }
 
     def __init__(
         self,
@@ -164,7 +190,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._output = RenderOutput(render_mode, self.metadata["render_fps"])
         self._last_ruling = ""
         self._last_mine = ""
-        self._last_shot: tuple[str, ShotMarks | None] = ("", None)
+        self._last_shot: _LastShot | None = None
         self._replay: list[ReplayShot] = []
         self._resets = 0
         self._obs_time = time.perf_counter()
@@ -192,7 +218,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             reseed(self.opponent, self.np_random)
             self._replay = []
             self._last_ruling = self._last_mine = ""
-            self._last_shot = ("", None)
+            self._last_shot = None
             turns = self._opponent_turns()
             if not self.game.is_over:
                 break
@@ -236,7 +262,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode to make()")
             return None
-        marks = self._last_shot[1]
+        marks = self._shot_drawn()[1]
         picture = self._renderer_for().draw_state(self.game.state, self._overlay(), marks)
         return self._output.put(picture)
 
@@ -284,21 +310,32 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return turns
 
     def _record(self, turn: Turn, before: np.ndarray) -> Turn:
-        """Keep what renders and replays show of a turn; ``before``: the balls as it began."""
+        """Keep what renders and replays show of a turn; ``before``: the balls as it began.
+        The shot's marks and overlay line are made when a picture needs them
+        (:meth:`_shot_drawn`): a learning run without pictures never does."""
         if turn.ruling is not None:
             text = turn.ruling.text
             self._last_ruling = f"P{turn.player}: {text}"
             if turn.player == LEARNER:
                 self._last_mine = text
             if turn.result is not None and isinstance(turn.action, ShotAction):
-                shot, call, trajectory = turn.action.shot, turn.action.call, turn.result.trajectory
+                trajectory = turn.result.trajectory
                 start = before if trajectory is None else trajectory.positions[0]
-                marks = ShotMarks.of(shot.cue_ball, call, start, self.game.spec)
-                self._last_shot = (shot_line(turn.player, shot.cue_ball, call), marks)
+                self._last_shot = _LastShot(turn.player, turn.action, start)
                 if trajectory is not None:
-                    overlay = (self._scoreline(), self._last_shot[0])
+                    line, marks = self._shot_drawn()
+                    overlay = (self._scoreline(), line)
                     self._replay.append(ReplayShot(trajectory, self._last_ruling, overlay, marks))
         return turn
+
+    def _shot_drawn(self) -> tuple[str, ShotMarks | None]:
+        """The last shot's overlay line and marks (its cue ball and call), or none yet."""
+        last = self._last_shot
+        if last is None:
+            return "", None
+        shot, call = last.action.shot, last.action.call
+        marks = ShotMarks.of(shot.cue_ball, call, last.start, self.game.spec)
+        return shot_line(last.player, shot.cue_ball, call), marks
 
     def _observe(self) -> dict[str, Any]:
         self._obs_time = time.perf_counter()
@@ -324,7 +361,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     def _overlay(self) -> tuple[str, ...]:
         """The strip: the score, the last shot (its cue ball and call), its ruling."""
-        return (self._scoreline(), self._last_shot[0], self._last_ruling)
+        return (self._scoreline(), self._shot_drawn()[0], self._last_ruling)
 
     def _renderer_for(self) -> TableRenderer:
         if self._renderer is None:

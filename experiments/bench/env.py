@@ -3,7 +3,10 @@ shots the env played, the masked env for MaskablePPO (:mod:`kinghill.envs.rl.mas
 plain one (the two taking turns), and steps/s of vector envs with 1 and 2 worker
 processes.
 
-Ratios within one run are what count (absolute numbers drift between machines).
+Each env's step is split into the time inside ``simulate`` and the env's own time (its
+overhead: the referee, the encodings, the opponent's bookkeeping, the masked env's menus), per
+step and as the steps/s the env would reach with a free ``simulate``. Ratios within one run are
+what count (absolute numbers drift between machines).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import kinghill.envs.game.loop as game_module
 import kinghill.envs.rl.masked as masked_module
 from kinghill.envs.game.actions import Action, FrameView
 from kinghill.envs.rl.encoding import action_space, decode_action
-from kinghill.envs.rl.gym_env import KingOfTheHillEnv
+from kinghill.envs.rl.gym_env import AUTORESET_MODE, KingOfTheHillEnv
 from kinghill.envs.rl.masked import shot_menu
 from kinghill.physics import ShotResult, TableState, simulate
 
@@ -173,9 +176,15 @@ def _raw(shots: list[tuple[TableState, ShotResult]]) -> float:
 
 
 def _vector(workers: int, steps: int, seed: int) -> float:
-    """Steps/s (summed over envs) of ``gymnasium.make_vec`` with ``workers`` envs."""
+    """Steps/s (summed over envs) of ``gymnasium.make_vec`` with ``workers`` envs, autoreset
+    declared as the env documents it (:data:`~kinghill.envs.rl.gym_env.AUTORESET_MODE`)."""
     mode = "sync" if workers == 1 else "async"
-    envs = gym.make_vec("kinghill/KingOfTheHill-v0", num_envs=workers, vectorization_mode=mode)
+    envs = gym.make_vec(
+        "kinghill/KingOfTheHill-v0",
+        num_envs=workers,
+        vectorization_mode=mode,
+        vector_kwargs={"autoreset_mode": AUTORESET_MODE},
+    )
     envs.action_space.seed(seed)
     envs.reset(seed=seed)
     start = time.perf_counter()
@@ -204,8 +213,21 @@ def _rounds(steps: int, seed: int) -> tuple[_Run, _MaskedRun]:
     return run, masked
 
 
+def _split(seconds: float, simulate_seconds: float, steps: int) -> dict[str, float]:
+    """One env's step split: wall ms, ms inside ``simulate`` and the env's own ms per step,
+    and the steps/s its own time alone allows (the rate with a free ``simulate``)."""
+    own = seconds - simulate_seconds
+    return {
+        "ms_per_step": 1000 * seconds / steps,
+        "simulate_ms_per_step": 1000 * simulate_seconds / steps,
+        "overhead_ms_per_step": 1000 * own / steps,
+        "steps_per_s_without_simulate": steps / own,
+    }
+
+
 def benchmark(steps: int = 2_000, vector_steps: int = 500, seed: int = 0) -> dict[str, Any]:
-    """Run the benchmark; returns the numbers as a dict."""
+    """Run the benchmark; returns the numbers as a dict (``plain`` and ``masked``: each env's
+    :func:`_split`)."""
     _play(20, seed + 1)  # warm-up
     _play_masked(20, seed + 1)
     run, masked = _rounds(steps, seed)
@@ -226,5 +248,7 @@ def benchmark(steps: int = 2_000, vector_steps: int = 500, seed: int = 0) -> dic
         "masked_menu_share": masked.menu_seconds / masked.seconds,
         "masked_simulate_share": masked.simulate_seconds / masked.seconds,
         "plain_simulate_share": run.simulate_seconds / run.seconds,
+        "plain": _split(run.seconds, run.simulate_seconds, run.steps),
+        "masked": _split(masked.seconds, masked.simulate_seconds, masked.steps),
         "vector_steps_per_s": {w: _vector(w, vector_steps, seed) for w in (1, 2)},
     }

@@ -55,6 +55,14 @@ def run(args: argparse.Namespace) -> int:
         f"{100 * result['masked_simulate_share']:.0f} %, plain env's simulate "
         f"{100 * result['plain_simulate_share']:.0f} %)"
     )
+    for name in ("plain", "masked"):
+        split = result[name]
+        print(
+            f"{name:6s} env a step   {split['ms_per_step']:8.3f} ms = simulate "
+            f"{split['simulate_ms_per_step']:.3f} + env overhead "
+            f"{split['overhead_ms_per_step']:.3f} ms "
+            f"({split['steps_per_s_without_simulate']:.0f} steps/s with a free simulate)"
+        )
     for workers, rate in result["vector_steps_per_s"].items():
         print(f"make_vec, {workers} worker(s) {rate:8.1f} steps/s")
     if args.out:
