@@ -33,6 +33,7 @@ from kinghill.envs.rl.encoding import (
     encode_observation,
     observation_space,
 )
+from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
 from kinghill.envs.rl.rewards import RewardWeights
@@ -74,6 +75,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         required: tuple[int, int] = (3, 3),
         reward_weights: RewardWeights | None = None,
         noise: bool | NoiseModel | None = True,
+        noise_scale: NoiseScale = 1.0,
         shot_limit: int = 200,
         spec: TableSpec | None = None,
     ) -> None:
@@ -87,7 +89,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         self.weights = checked_weights(reward_weights)
         self.game = Game(
             spec=spec,
-            noise=noise_model(noise),
+            noise=noise_model(noise, noise_scale),
             required=required,
             shot_limit=shot_limit,
         )
