@@ -13,9 +13,9 @@ from kinghill.envs.game import Game, ShotAction
 from kinghill.envs.game.noise import VARIABLE, VariableNoise, check_noise_scale, scaled
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.experiments.cli.frame_options import add_frame_options, frame_options
+from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.options import FrameOptions
-from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.physics import BREAK_BALL, NoiseModel, Shot
 
 SHOT = Shot(BREAK_BALL, np.pi, 2.0, 0.1, -0.1)

@@ -26,6 +26,7 @@ from kinghill.envs.drawing.render import (
 from kinghill.envs.game.actions import ShotAction
 from kinghill.envs.game.decisions import Answer
 from kinghill.envs.game.loop import Game, Turn
+from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.rl.encoding import (
     action_space,
     cue_ball_mask,
@@ -33,7 +34,6 @@ from kinghill.envs.rl.encoding import (
     encode_observation,
     observation_space,
 )
-from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
 from kinghill.envs.rl.rewards import RewardWeights

@@ -20,6 +20,7 @@ from kinghill.envs.drawing.replay_video import ReplayShot, write_replay
 from kinghill.envs.game.actions import Action, ChoiceAction, ShotAction
 from kinghill.envs.game.decisions import ask
 from kinghill.envs.game.loop import Game, GameSnapshot, Turn
+from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.game.start import start_position
 from kinghill.envs.rl.encoding import (
     ACTION_DOC,
@@ -31,7 +32,6 @@ from kinghill.envs.rl.encoding import (
     encode_observation,
     observation_space,
 )
-from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
 from kinghill.envs.rl.opponents import RandomOpponent, as_decide, reseed

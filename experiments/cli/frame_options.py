@@ -1,6 +1,6 @@
 """The options every command that plays frames shares (``--round``, ``--noise``,
-``--noise-scale``, ``--max-shots``, ``--decision-cap``), and the mapping of the tournaments library's errors, which
-name parameters, to the options the user typed."""
+``--noise-scale``, ``--max-shots``, ``--decision-cap``), and the mapping of the tournaments
+library's errors, which name parameters, to the options the user typed."""
 
 from __future__ import annotations
 
