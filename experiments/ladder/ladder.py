@@ -1,0 +1,234 @@
+"""``ladder``: rate candidates against the frozen zoo on a fixed scale; ``build_zoo``: play the
+zoo's own matrix. ``kinghill ladder`` runs them.
+
+Every pair's frames are played once into a frame log of its own under the cache folder
+(``CACHE/<condition>/<a>--<b>/``, a two-agent round robin of
+:mod:`kinghill.experiments.tournaments`): a second run of the same candidate finds them there
+and plays nothing, and an interrupted run resumes. The zoo's matrix is committed beside the zoo
+(:mod:`.matrix`); a candidate's rows are computed from its frame logs and rated against the
+zoo's ratings held fixed (:mod:`.rating`).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kinghill.agents import AgentSpecError, make_agent
+from kinghill.envs.game.noise import NoiseScale, check_noise_scale
+from kinghill.experiments.ladder.agent_stats import AgentStats, agent_stats
+from kinghill.experiments.ladder.errors import LadderError
+from kinghill.experiments.ladder.matrix import Matrix, score_arrays
+from kinghill.experiments.ladder.rating import anchored_ratings, rating_against
+from kinghill.experiments.ladder.tally import PairRow, merged, tally_pair
+from kinghill.experiments.ladder.transitivity import cycles, nash_average
+from kinghill.experiments.ladder.zoo import ZOO_FILE, Zoo, condition_name, load_zoo, matrix_path
+from kinghill.experiments.tournaments.frames import FramePlayer
+from kinghill.experiments.tournaments.round_robin import Lineup, SpecMaker, run_tournament
+from kinghill.experiments.tournaments.runners import FrameRunner, in_process
+from kinghill.experiments.tournaments.stats import Interval, wilson_interval
+
+DEFAULT_CACHE = Path.home() / ".cache" / "kinghill" / "ladder"
+"""Where the pairs' frame logs are kept unless told otherwise."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One agent on the ladder: its rating (Elo, the anchor at 0) with its 95% interval, its
+    rank (1 = best) among the zoo and itself, its Nash weight and skill (:mod:`.transitivity`),
+    its win rate against each zoo agent (draws half) and how it plays."""
+
+    id: str
+    rating: Interval
+    rank: int
+    nash_mass: float
+    nash_skill: float
+    win_rates: dict[str, Interval]
+    stats: AgentStats
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """The zoo's standings and the candidates', at one noise condition, and the cycles found
+    in the matrix (the candidates' rows included)."""
+
+    noise_scale: NoiseScale
+    zoo: tuple[Standing, ...]
+    candidates: tuple[Standing, ...]
+    cycles: tuple[tuple[str, ...], ...]
+
+
+def pair_folder(cache: Path, noise_scale: NoiseScale, a: str, b: str) -> Path:
+    """The frame log of the pair ``a``, ``b`` at ``noise_scale`` under ``cache``."""
+    return cache / condition_name(noise_scale) / f"{_file_name(a)}--{_file_name(b)}"
+
+
+def _file_name(id: str) -> str:
+    """``id`` as a file name: kept when it is one, else its safe characters and a checksum."""
+    safe = re.sub(r"[^A-Za-z0-9@._-]+", "_", id)[:60]
+    return safe if safe == id else f"{safe}-{zlib.crc32(id.encode()):08x}"
+
+
+def play_pairs(
+    zoo: Zoo,
+    pairs: Sequence[tuple[str, str]],
+    specs: dict[str, str],
+    noise_scale: NoiseScale,
+    cache: Path,
+    runner: FrameRunner = in_process,
+    player: FramePlayer | None = None,
+    progress: bool | None = None,
+) -> list[PairRow]:
+    """The rows of ``pairs`` (ids, each built from ``specs``), their frames played into the
+    cache where they are not there yet (:func:`run_tournament`), by ``player`` (default: the
+    agents built from their specs)."""
+    if player is None:
+        player = Lineup({id: SpecMaker(spec) for id, spec in specs.items()})
+    rows = []
+    for a, b in pairs:
+        config = zoo.pair(a, b, noise_scale)
+        folder = pair_folder(cache, noise_scale, a, b)
+        records = run_tournament(config, folder, player, runner, progress)
+        rows.append(tally_pair((a, b), records))
+    return rows
+
+
+def build_zoo(
+    zoo_path: str | Path = ZOO_FILE,
+    noise_scale: NoiseScale = 1.0,
+    cache: str | Path = DEFAULT_CACHE,
+    runner: FrameRunner = in_process,
+    player: FramePlayer | None = None,
+    progress: bool | None = None,
+) -> Matrix:
+    """Play every pair of the zoo at ``path`` at ``noise_scale`` (pairs already in the cache are
+    not played again) and write its matrix beside the zoo file (:func:`matrix_path`)."""
+    noise_scale = _condition(noise_scale)
+    zoo = load_zoo(zoo_path)
+    ids = zoo.ids
+    pairs = [(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
+    specs = {agent.id: agent.spec for agent in zoo.agents}
+    rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
+    matrix = Matrix(noise_scale, zoo.frames, zoo.seed, tuple(rows))
+    matrix.save(matrix_path(zoo_path, noise_scale))
+    return matrix
+
+
+def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matrix:
+    """The zoo's committed matrix at ``noise_scale``, checked against the zoo.
+
+    :raises LadderError: there is none (build it with :func:`build_zoo`), or it was played with
+        other frames or another seed than the zoo's.
+    """
+    path = matrix_path(zoo_path, noise_scale)
+    if not path.exists():
+        raise LadderError(
+            f"the zoo has no matrix at {condition_name(noise_scale)} noise ({path}); build it "
+            "first (build_zoo, kinghill ladder --build-zoo)",
+            "noise_scale",
+        )
+    matrix = Matrix.load(path)
+    if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
+        raise LadderError(f"{path} was played with other frames or another seed", "zoo")
+    return matrix
+
+
+def ladder(
+    candidates: Sequence[str],
+    zoo_path: str | Path = ZOO_FILE,
+    noise_scale: NoiseScale = 1.0,
+    cache: str | Path = DEFAULT_CACHE,
+    runner: FrameRunner = in_process,
+    player: FramePlayer | None = None,
+    samples: int = 1000,
+    progress: bool | None = None,
+) -> LadderResult:
+    """Rate the agent specs ``candidates`` against the zoo at ``noise_scale``: each plays every
+    zoo agent on the zoo's frames (once: the frames are cached), and is rated on the fixed
+    scale against the zoo's committed matrix (see the module docstring).
+
+    :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
+    :param player: a frame player other than the agents built from their specs (tests).
+    :param samples: posterior draws for the rating intervals.
+    :raises LadderError: a candidate that cannot be built or is a zoo id, or a zoo without a
+        matrix at ``noise_scale``.
+    """
+    noise_scale = _condition(noise_scale)
+    zoo = load_zoo(zoo_path)
+    matrix = load_matrix(zoo, zoo_path, noise_scale)
+    for candidate in candidates:
+        if candidate in zoo.ids:
+            raise LadderError(f"{candidate!r} is in the zoo already", "candidates")
+        if player is None:
+            try:
+                make_agent(candidate, 0)
+            except (AgentSpecError, OSError) as error:
+                raise LadderError(str(error), "candidates") from None
+    if len(set(candidates)) != len(candidates):
+        raise LadderError("a candidate is given twice", "candidates")
+    specs = {agent.id: agent.spec for agent in zoo.agents} | {c: c for c in candidates}
+    pairs = [(id, candidate) for candidate in candidates for id in zoo.ids]
+    rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
+    return standings(zoo, matrix, rows, candidates, samples)
+
+
+def standings(
+    zoo: Zoo,
+    matrix: Matrix,
+    candidate_rows: Sequence[PairRow],
+    candidates: Sequence[str],
+    samples: int = 1000,
+) -> LadderResult:
+    """The ladder from the zoo's matrix and the candidates' rows against the zoo."""
+    names = [*zoo.ids, *candidates]
+    rows = [*matrix.rows, *candidate_rows]
+    wins, draws = score_arrays(names, rows)
+    size = len(zoo.ids)
+    zoo_wins, zoo_draws = wins[:size, :size], draws[:size, :size]
+    ratings = anchored_ratings(
+        zoo_wins, zoo_draws, zoo.ids.index(zoo.anchor), samples, seed=matrix.seed
+    )
+    field = np.array([r.estimate for r in ratings])
+    for k, _ in enumerate(candidates):
+        c = size + k
+        ratings.append(
+            rating_against(
+                wins[c, :size], wins[:size, c], draws[c, :size], field, samples, seed=matrix.seed
+            )
+        )
+    nash = nash_average(wins, draws)
+
+    def standing(i: int) -> Standing:
+        name = names[i]
+        rating = ratings[i]
+        rank = 1 + int(np.sum(field > rating.estimate))
+        rates = {}
+        for j in range(size):
+            games = wins[i, j] + wins[j, i] + draws[i, j]
+            if j != i and games:
+                rates[names[j]] = wilson_interval(wins[i, j] + 0.5 * draws[i, j], int(games))
+        sides = merged(row.side(name) for row in rows if name in row.agents)
+        return Standing(
+            name, rating, rank, nash.mass[i], nash.skill[i], rates, agent_stats(sides)
+        )
+
+    return LadderResult(
+        matrix.noise_scale,
+        tuple(standing(i) for i in range(size)),
+        tuple(standing(size + k) for k in range(len(candidates))),
+        tuple(cycles(names, wins, draws)),
+    )
+
+
+def _condition(noise_scale: NoiseScale) -> NoiseScale:
+    try:
+        return check_noise_scale(noise_scale)
+    except ValueError:
+        raise LadderError(
+            f"must be a number >= 0 or 'variable' (got {noise_scale!r})", "noise_scale"
+        ) from None

@@ -1,0 +1,131 @@
+"""The ladder: the fixed-scale fit (known answers, a cycle), the rows of a candidate played once
+and reused, and the zoo's matrix and page built from a tiny zoo with a scripted frame player."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kinghill.experiments.ladder.errors import LadderError
+from kinghill.experiments.ladder.ladder import build_zoo, ladder
+from kinghill.experiments.ladder.rating import anchored_ratings, rating_against
+from kinghill.experiments.ladder.report import ladder_markdown
+from kinghill.experiments.ladder.tally import time_bin
+from kinghill.experiments.ladder.transitivity import cycles, nash_average
+from kinghill.experiments.ladder.zoo import matrix_path
+from kinghill.experiments.ladder.zoo_page import zoo_markdown
+from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
+from kinghill.experiments.tournaments.options import FrameOptions
+
+STRENGTH = {"random@1": 0, "heuristic@1": 2, "middle@1": 1, "strong": 3, "weak": -1}
+
+
+def _probability(elo: float) -> float:
+    return 1.0 / (1.0 + 10 ** (-elo / 400))
+
+
+def test_the_fit_recovers_a_consistent_matrix_anchored() -> None:
+    """Scores exactly as Bradley-Terry with ratings 0, 400, 800 predicts: the maximum
+    likelihood (no prior) is those ratings, with the anchor at 0 whatever its place."""
+    truth = np.array([400.0, 0.0, 800.0])
+    frames = 1000.0
+    wins = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                wins[i, j] = frames * _probability(truth[i] - truth[j])
+    ratings = anchored_ratings(wins, np.zeros((3, 3)), anchor=1, samples=50, prior=0.0)
+    np.testing.assert_allclose([r.estimate for r in ratings], truth, atol=1e-6)
+    assert ratings[1].low == ratings[1].high == 0.0  # the anchor is the scale's zero
+    assert ratings[2].low < 800 < ratings[2].high
+    # a candidate rated 600 against that fixed field
+    field = truth
+    won = frames * _probability(600 - field)
+    candidate = rating_against(won, frames - won, np.zeros(3), field, samples=200, prior=0.0)
+    assert candidate.estimate == pytest.approx(600, abs=1e-6)
+    assert candidate.low < 600 < candidate.high
+
+
+def test_a_cyclic_matrix_rates_everyone_equal_and_nash_spreads_over_the_cycle() -> None:
+    wins = np.array([[0, 30, 10], [10, 0, 30], [30, 10, 0]], float)  # a > b > c > a
+    draws = np.zeros((3, 3))
+    ratings = anchored_ratings(wins, draws, anchor=0, samples=50)
+    np.testing.assert_allclose([r.estimate for r in ratings], 0.0, atol=1e-6)
+    assert cycles(["a", "b", "c"], wins, draws) == [("a", "b", "c")]
+    nash = nash_average(wins, draws)
+    np.testing.assert_allclose(nash.mass, 1 / 3, atol=1e-6)
+    np.testing.assert_allclose(nash.skill, 0.0, atol=1e-6)
+    transitive = np.array([[0, 30, 30], [10, 0, 30], [10, 10, 0]], float)
+    assert cycles(["a", "b", "c"], transitive, draws) == []
+    assert nash_average(transitive, draws).mass[0] == pytest.approx(1.0)
+
+
+class ScriptedPlayer:
+    """Frames without physics: the stronger agent (by :data:`STRENGTH`) wins, except in a
+    quarter of the frames chosen by the seed; counts every frame it plays."""
+
+    def __init__(self) -> None:
+        self.played = 0
+
+    def __call__(self, agent_a: str, agent_b: str, seed: int, options: FrameOptions) -> FrameOutcome:
+        self.played += 1
+        better = 0 if STRENGTH[agent_a] >= STRENGTH[agent_b] else 1
+        winner = better if seed % 4 else 1 - better
+        return FrameOutcome(
+            agents=(agent_a, agent_b), seed=seed, winner=winner, shots=10,
+            fouls=(1, 2), visits=(2, 1 if winner == 1 else 0), whites_potted=(1, 0),
+            colour_attempts=(2, 2), colour_pots=(1, 0), time_fouls=(0, 0), errors=(0, 0),
+            wall_time=0.0, decisions=(3, 2), thinking=(0.3, 0.02),
+            decision_seconds=((0.1, 0.1, 0.1), (0.01, 0.01)),
+        )  # fmt: skip
+
+
+def _zoo(tmp_path: Path) -> Path:
+    path = tmp_path / "zoo" / "zoo.json"
+    path.parent.mkdir()
+    agents = [{"id": id, "spec": id.partition("@")[0]} for id in ("random@1", "middle@1", "heuristic@1")]
+    path.write_text(json.dumps({"frames": 8, "agents": agents, "conditions": [1.0, 5.0]}))
+    return path
+
+
+def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
+    zoo = _zoo(tmp_path)
+    with pytest.raises(LadderError, match="no matrix") as error:
+        ladder(["strong"], zoo, cache=tmp_path / "cache", player=ScriptedPlayer())
+    assert error.value.parameter == "noise_scale"
+    player = ScriptedPlayer()
+    matrix = build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 and matrix_path(zoo, 1.0).exists()
+    first = ladder(["strong", "weak"], zoo, cache=tmp_path / "cache", player=player, samples=100)
+    assert player.played == 3 * 8 + 2 * 3 * 8
+    again = ladder(["strong", "weak"], zoo, cache=tmp_path / "cache", player=player, samples=100)
+    assert player.played == 3 * 8 + 2 * 3 * 8  # nothing played again
+    assert again == first
+    strong, weak = first.candidates
+    zoo_ratings = {s.id: s.rating.estimate for s in first.zoo}
+    assert zoo_ratings["random@1"] == 0.0
+    assert zoo_ratings["heuristic@1"] > zoo_ratings["middle@1"] > 0
+    assert strong.rank == 1 and weak.rank == 4
+    assert strong.rating.estimate > zoo_ratings["heuristic@1"] and weak.rating.estimate < 0
+    upsets = sum(frame_seed(0, k) % 4 == 0 for k in range(8))
+    assert strong.win_rates["random@1"].estimate == pytest.approx(1 - upsets / 8)
+    # rated alone, a candidate gets the same number: the zoo's ratings are held fixed
+    alone = ladder(["strong"], zoo, cache=tmp_path / "cache", player=player, samples=100)
+    assert alone.candidates[0].rating == strong.rating
+    stats = strong.stats
+    assert stats.fouls_per_frame == pytest.approx(1.5) and stats.shots_per_frame == 10
+    assert stats.decision_mean == pytest.approx(0.32 / 5)
+    assert time_bin(0.1) == 30 and stats.decision_p95 == pytest.approx(0.1)
+    assert "**strong**" in ladder_markdown(first)
+
+
+def test_the_zoo_page_shows_what_is_built(tmp_path: Path) -> None:
+    zoo = _zoo(tmp_path)
+    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1.0`" in zoo_markdown(zoo)
+    build_zoo(zoo, 5.0, tmp_path / "cache", player=ScriptedPlayer())
+    page = zoo_markdown(zoo)
+    assert "## Noise 5x" in page and "| 1 | heuristic@1 |" in page
+    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1.0`" in page
