@@ -70,7 +70,9 @@ class ScriptedPlayer:
     def __init__(self) -> None:
         self.played = 0
 
-    def __call__(self, agent_a: str, agent_b: str, seed: int, options: FrameOptions) -> FrameOutcome:
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome:
         self.played += 1
         better = 0 if STRENGTH[agent_a] >= STRENGTH[agent_b] else 1
         winner = better if seed % 4 else 1 - better
@@ -86,7 +88,9 @@ class ScriptedPlayer:
 def _zoo(tmp_path: Path) -> Path:
     path = tmp_path / "zoo" / "zoo.json"
     path.parent.mkdir()
-    agents = [{"id": id, "spec": id.partition("@")[0]} for id in ("random@1", "middle@1", "heuristic@1")]
+    agents = [
+        {"id": id, "spec": id.partition("@")[0]} for id in ("random@1", "middle@1", "heuristic@1")
+    ]
     path.write_text(json.dumps({"frames": 8, "agents": agents, "conditions": [1.0, 5.0]}))
     return path
 
@@ -98,7 +102,7 @@ def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
     assert error.value.parameter == "noise_scale"
     player = ScriptedPlayer()
     matrix = build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
-    assert player.played == 3 * 8 and matrix_path(zoo, 1.0).exists()
+    assert player.played == 3 * 8 and len(matrix.rows) == 3 and matrix_path(zoo, 1.0).exists()
     first = ladder(["strong", "weak"], zoo, cache=tmp_path / "cache", player=player, samples=100)
     assert player.played == 3 * 8 + 2 * 3 * 8
     again = ladder(["strong", "weak"], zoo, cache=tmp_path / "cache", player=player, samples=100)

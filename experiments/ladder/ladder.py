@@ -184,7 +184,9 @@ def standings(
     candidates: Sequence[str],
     samples: int = 1000,
 ) -> LadderResult:
-    """The ladder from the zoo's matrix and the candidates' rows against the zoo."""
+    """The ladder from the zoo's matrix and the candidates' rows against the zoo: ratings,
+    win rates and statistics of a zoo agent from the zoo's rows alone (they do not move with
+    the candidates); the Nash averaging and the cycles over the whole matrix."""
     names = [*zoo.ids, *candidates]
     rows = [*matrix.rows, *candidate_rows]
     wins, draws = score_arrays(names, rows)
@@ -212,10 +214,9 @@ def standings(
             games = wins[i, j] + wins[j, i] + draws[i, j]
             if j != i and games:
                 rates[names[j]] = wilson_interval(wins[i, j] + 0.5 * draws[i, j], int(games))
-        sides = merged(row.side(name) for row in rows if name in row.agents)
-        return Standing(
-            name, rating, rank, nash.mass[i], nash.skill[i], rates, agent_stats(sides)
-        )
+        own = candidate_rows if i >= size else matrix.rows  # a zoo agent's: the zoo's alone
+        sides = merged(row.side(name) for row in own if name in row.agents)
+        return Standing(name, rating, rank, nash.mass[i], nash.skill[i], rates, agent_stats(sides))
 
     return LadderResult(
         matrix.noise_scale,

@@ -101,4 +101,3 @@ def _fit_one(
         if np.max(np.abs(step)) < tol:
             break
     return ELO_SCALE * theta
-

@@ -52,7 +52,9 @@ def win_rate_table(rows: Sequence[Standing], columns: Sequence[str]) -> str:
         cells = []
         for column in columns:
             rate = row.win_rates.get(column)
-            cells.append("" if rate is None else f"{rate.estimate:.2f} [{rate.low:.2f}, {rate.high:.2f}]")
+            cells.append(
+                "" if rate is None else f"{rate.estimate:.2f} [{rate.low:.2f}, {rate.high:.2f}]"
+            )
         lines.append(f"| **{row.id}** | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 from kinghill.experiments.ladder.errors import LadderError
 from kinghill.experiments.tournaments.frames import FrameOutcome
@@ -58,7 +59,7 @@ class SideTally:
     times: tuple[int, ...] = (0,) * TIME_BINS
 
     def __add__(self, other: SideTally) -> SideTally:
-        values = {}
+        values: dict[str, Any] = {}
         for field in fields(self):
             mine, theirs = getattr(self, field.name), getattr(other, field.name)
             values[field.name] = (

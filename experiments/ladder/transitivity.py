@@ -43,7 +43,7 @@ def cycles(names: Sequence[str], wins: np.ndarray, draws: np.ndarray) -> list[tu
     for a beats b beats c beats a (each cycle once, from its first agent in ``names``)."""
     points = score_matrix(np.asarray(wins, float), np.asarray(draws, float))[0]
     beats = points > points.T
-    found = []
+    found: list[tuple[str, ...]] = []
     for i, j, k in itertools.combinations(range(len(names)), 3):
         for a, b, c in ((i, j, k), (i, k, j)):
             if beats[a, b] and beats[b, c] and beats[c, a]:

@@ -1,9 +1,10 @@
 """The zoo's page (``docs/zoo.md``) and its plot (``docs/zoo/ratings.png``), generated from the
 zoo file and its committed matrices, so that the page cannot drift from the data:
-``kinghill ladder --page`` rewrites them; a test checks that the page is up to date."""
+``kinghill ladder --page`` rewrites them; a test checks that the shipped page is up to date."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from kinghill.experiments.ladder.ladder import LadderResult, standings
@@ -27,8 +28,16 @@ def zoo_results(zoo_path: str | Path = ZOO_FILE) -> list[LadderResult]:
     return results
 
 
+def page_path(zoo_path: str | Path = ZOO_FILE) -> Path:
+    """Where a zoo's page goes: ``docs/zoo.md`` for the shipped zoo, else ``zoo.md`` beside
+    the zoo file."""
+    zoo_path = Path(zoo_path).resolve()
+    return PAGE if zoo_path == ZOO_FILE else zoo_path.parent / "zoo.md"
+
+
 def zoo_markdown(zoo_path: str | Path = ZOO_FILE) -> str:
-    """The zoo page's Markdown."""
+    """The zoo page's Markdown (its plot linked from where :func:`page_path` puts it)."""
+    figure = os.path.relpath(Path(zoo_path).resolve().parent / FIGURE, page_path(zoo_path).parent)
     zoo = load_zoo(zoo_path)
     results = {condition_name(r.noise_scale): r for r in zoo_results(zoo_path)}
     lines = [
@@ -46,7 +55,7 @@ def zoo_markdown(zoo_path: str | Path = ZOO_FILE) -> str:
         "",
     ]
     if results:
-        lines += [f"![Zoo ratings](zoo/{FIGURE})", ""]
+        lines += [f"![Zoo ratings]({Path(figure).as_posix()})", ""]
     for scale in zoo.conditions:
         name = condition_name(scale)
         lines += [f"## Noise {name}", ""]
@@ -72,10 +81,10 @@ def zoo_markdown(zoo_path: str | Path = ZOO_FILE) -> str:
     return "\n".join(lines)
 
 
-def write_zoo_page(zoo_path: str | Path = ZOO_FILE, page: str | Path = PAGE) -> Path:
-    """Write the zoo page to ``page`` and, when a matrix exists, its plot beside the zoo
-    file; returns the page's path."""
-    page = Path(page)
+def write_zoo_page(zoo_path: str | Path = ZOO_FILE) -> Path:
+    """Write the zoo page (:func:`page_path`) and, when a matrix exists, its plot beside the
+    zoo file; returns the page's path."""
+    page = page_path(zoo_path)
     page.write_text(zoo_markdown(zoo_path), encoding="utf-8")
     results = zoo_results(zoo_path)
     if results:

@@ -46,8 +46,12 @@ class FrameOutcome:
     decision_seconds: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
     def to_json(self) -> str:
-        """One JSONL line (without the newline)."""
-        return json.dumps(asdict(self))
+        """One JSONL line (without the newline); ``decision_seconds`` is left out when empty,
+        so that a frame logged before it was kept is written back as it was."""
+        data = asdict(self)
+        if not any(self.decision_seconds):
+            del data["decision_seconds"]
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, line: str | bytes) -> FrameOutcome:
