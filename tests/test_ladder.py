@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from kinghill.experiments.ladder.errors import LadderError
-from kinghill.experiments.ladder.ladder import build_zoo, ladder
+from kinghill.experiments.ladder.play import build_zoo, ladder
 from kinghill.experiments.ladder.rating import anchored_ratings, rating_against
 from kinghill.experiments.ladder.report import ladder_markdown
 from kinghill.experiments.ladder.tally import time_bin
 from kinghill.experiments.ladder.transitivity import cycles, nash_average
-from kinghill.experiments.ladder.zoo import matrix_path
-from kinghill.experiments.ladder.zoo_page import zoo_markdown
+from kinghill.experiments.ladder.zoo import ZOO_FILE, load_zoo, matrix_path
+from kinghill.experiments.ladder.zoo_page import PAGE, zoo_markdown
 from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
 from kinghill.experiments.tournaments.options import FrameOptions
 
@@ -128,8 +128,15 @@ def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
 
 def test_the_zoo_page_shows_what_is_built(tmp_path: Path) -> None:
     zoo = _zoo(tmp_path)
-    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1.0`" in zoo_markdown(zoo)
+    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1`" in zoo_markdown(zoo)
     build_zoo(zoo, 5.0, tmp_path / "cache", player=ScriptedPlayer())
     page = zoo_markdown(zoo)
     assert "## Noise 5x" in page and "| 1 | heuristic@1 |" in page
-    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1.0`" in page
+    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1`" in page
+
+
+def test_the_shipped_zoo_page_is_what_its_data_gives() -> None:
+    """docs/zoo.md is generated (``kinghill ladder --page``): prose and data cannot drift."""
+    assert PAGE.read_text(encoding="utf-8") == zoo_markdown(ZOO_FILE)
+    zoo = load_zoo()
+    assert zoo.anchor in zoo.ids and {"heuristic@1", "random@1"} <= set(zoo.ids)

@@ -80,7 +80,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Build the zoo, write its page, or rate the agents, as asked."""
-    from kinghill.experiments.ladder.ladder import DEFAULT_CACHE, build_zoo, ladder
+    from kinghill.experiments.ladder.play import DEFAULT_CACHE, build_zoo, ladder
     from kinghill.experiments.ladder.report import ladder_markdown
     from kinghill.experiments.ladder.zoo import ZOO_FILE, condition_name
     from kinghill.experiments.ladder.zoo_page import write_zoo_page

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from kinghill.experiments.ladder.ladder import LadderResult, Standing
+from kinghill.experiments.ladder.standings import LadderResult, Standing
 from kinghill.experiments.ladder.zoo import condition_name
 from kinghill.experiments.tournaments.stats import Interval
 

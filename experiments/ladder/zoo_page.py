@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kinghill.experiments.ladder.ladder import LadderResult, standings
 from kinghill.experiments.ladder.matrix import Matrix
 from kinghill.experiments.ladder.report import cycles_text, standings_table, win_rate_table
+from kinghill.experiments.ladder.standings import LadderResult, standings
 from kinghill.experiments.ladder.zoo import ZOO_FILE, condition_name, load_zoo, matrix_path
 
 PAGE = ZOO_FILE.parents[1] / "zoo.md"
@@ -62,7 +62,7 @@ def zoo_markdown(zoo_path: str | Path = ZOO_FILE) -> str:
         result = results.get(name)
         if result is None:
             lines += [
-                f"Not built yet: `kinghill ladder --build-zoo --noise-scale {scale}`.",
+                f"Not built yet: `kinghill ladder --build-zoo --noise-scale {_scale_text(scale)}`.",
                 "",
             ]
             continue
@@ -119,3 +119,8 @@ def plot_ratings(results: list[LadderResult], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=100)
     plt.close(figure)
+
+
+def _scale_text(scale: object) -> str:
+    """A noise scale as typed on the command line: ``5``, ``0.5``, ``variable``."""
+    return f"{scale:g}" if isinstance(scale, float) else str(scale)
