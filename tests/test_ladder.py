@@ -140,3 +140,34 @@ def test_the_shipped_zoo_page_is_what_its_data_gives() -> None:
     assert PAGE.read_text(encoding="utf-8") == zoo_markdown(ZOO_FILE)
     zoo = load_zoo()
     assert zoo.anchor in zoo.ids and {"heuristic@1", "random@1"} <= set(zoo.ids)
+
+
+def test_the_command_line_builds_rates_and_names_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Real frames, two a pair, short: ``--build-zoo``, then a candidate twice (the same
+    rows: the second run plays nothing); user errors are one line naming the argument."""
+    from kinghill.experiments import cli
+
+    zoo = tmp_path / "zoo.json"
+    agents = [{"id": "random@1", "spec": "random"}, {"id": "heuristic@1", "spec": "heuristic"}]
+    zoo.write_text(json.dumps({"frames": 2, "max_shots": 20, "agents": agents}))
+    common = ["ladder", "--zoo", str(zoo), "--cache", str(tmp_path / "cache")]
+    assert cli.main(["ladder", "--zoo", str(zoo)]) == 2
+    assert "AGENT: give agents to rate" in capsys.readouterr().err
+    assert cli.main([*common, "random"]) == 2
+    assert "--noise-scale: the zoo has no matrix at 1x noise" in capsys.readouterr().err
+    assert cli.main([*common, "--noise-scale", "loud", "random"]) == 2
+    assert "--noise-scale" in capsys.readouterr().err
+    assert cli.main([*common, "--build-zoo", "--page"]) == 0
+    assert (tmp_path / "matrix-1x.json").exists() and (tmp_path / "ratings.png").exists()
+    capsys.readouterr()
+    assert cli.main([*common, "random", "--json", str(tmp_path / "r.json")]) == 0
+    first = capsys.readouterr().out
+    log = tmp_path / "cache" / "1x" / "random@1--random" / "frames.jsonl"
+    logged = log.read_bytes()
+    assert cli.main([*common, "random"]) == 0
+    assert capsys.readouterr().out == first and log.read_bytes() == logged
+    assert "| **random** |" in first
+    result = json.loads((tmp_path / "r.json").read_text())
+    assert result["candidates"][0]["id"] == "random"
