@@ -5,6 +5,7 @@ plays frames (the game, the envs, the tournaments' options, the command line) ta
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,3 +102,20 @@ def test_the_command_line_option() -> None:
     assert frame_options(parser.parse_args([])).noise_scale == 1.0
     with pytest.raises(SystemExit):
         parser.parse_args(["--noise-scale", "-1"])
+
+
+def test_training_takes_the_scale_to_its_envs(tmp_path: Path) -> None:
+    from kinghill.experiments.cli.app import build_parser
+    from kinghill.experiments.cli.train import config_from_args
+    from kinghill.experiments.training import ConfigError, TrainConfig
+    from kinghill.experiments.training.environments import make_training_env
+
+    args = build_parser().parse_args(["train", "--out", str(tmp_path), "--noise-scale", "5"])
+    config = config_from_args(args)
+    assert isinstance(config, TrainConfig) and config.noise_scale == 5.0
+    env = make_training_env(config, 0, in_worker=False)
+    assert env.unwrapped.game.noise.sigma_speed == pytest.approx(5 * NoiseModel().sigma_speed)  # type: ignore[attr-defined]
+    env.close()
+    with pytest.raises(ConfigError) as error:
+        TrainConfig(tmp_path, noise_scale="loud")
+    assert error.value.parameter == "noise_scale"
