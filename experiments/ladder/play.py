@@ -75,12 +75,18 @@ def build_zoo(
     progress: bool | None = None,
 ) -> Matrix:
     """Play every pair of the zoo at ``path`` at ``noise_scale`` (pairs already in the cache are
-    not played again) and write its matrix beside the zoo file (:func:`matrix_path`)."""
+    not played again) and write its matrix beside the zoo file (:func:`matrix_path`).
+
+    :raises LadderError: a zoo agent that cannot be built (checked before any frame).
+    """
     noise_scale = _condition(noise_scale)
     zoo = load_zoo(zoo_path)
     ids = zoo.ids
     pairs = [(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
     specs = {agent.id: agent.spec for agent in zoo.agents}
+    if player is None:
+        for id, spec in specs.items():
+            _built(spec, f"zoo agent {id}", "zoo")
     rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
     matrix = Matrix(noise_scale, zoo.frames, zoo.seed, tuple(rows))
     matrix.save(matrix_path(zoo_path, noise_scale))
@@ -133,16 +139,22 @@ def ladder(
         if candidate in zoo.ids:
             raise LadderError(f"{candidate!r} is in the zoo already", "candidates")
         if player is None:
-            try:
-                make_agent(candidate, 0)
-            except (AgentSpecError, OSError) as error:
-                raise LadderError(str(error), "candidates") from None
+            _built(candidate, f"candidate {candidate}", "candidates")
     if len(set(candidates)) != len(candidates):
         raise LadderError("a candidate is given twice", "candidates")
     specs = {agent.id: agent.spec for agent in zoo.agents} | {c: c for c in candidates}
     pairs = [(id, candidate) for candidate in candidates for id in zoo.ids]
     rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
     return standings(zoo, matrix, rows, candidates, samples)
+
+
+def _built(spec: str, what: str, parameter: str) -> None:
+    """Build the agent ``spec`` once, so that one that cannot be built fails before any frame
+    (a missing checkpoint, a missing extra) rather than halfway through the matrix."""
+    try:
+        make_agent(spec, 0)
+    except (AgentSpecError, ImportError, OSError) as error:
+        raise LadderError(f"{what}: {error}", parameter) from None
 
 
 def _condition(noise_scale: NoiseScale) -> NoiseScale:
