@@ -171,3 +171,14 @@ def test_the_command_line_builds_rates_and_names_what_is_wrong(
     assert "| **random** |" in first
     result = json.loads((tmp_path / "r.json").read_text())
     assert result["candidates"][0]["id"] == "random"
+
+
+def test_a_matrix_that_is_not_the_zoos_is_refused(tmp_path: Path) -> None:
+    zoo = _zoo(tmp_path)
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    data = json.loads(zoo.read_text())
+    data["agents"].append({"id": "strong@1", "spec": "strong"})
+    zoo.write_text(json.dumps(data))
+    with pytest.raises(LadderError, match="does not hold the zoo's pairs") as error:
+        ladder(["weak"], zoo, cache=tmp_path / "cache", player=ScriptedPlayer())
+    assert error.value.parameter == "zoo"

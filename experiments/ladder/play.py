@@ -97,7 +97,8 @@ def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matr
     """The zoo's committed matrix at ``noise_scale``, checked against the zoo.
 
     :raises LadderError: there is none (build it with :func:`build_zoo`), or it was played with
-        other frames or another seed than the zoo's.
+        other frames or another seed than the zoo's, or its pairs are not the zoo's (an agent
+        added to the zoo or taken out since).
     """
     path = matrix_path(zoo_path, noise_scale)
     if not path.exists():
@@ -109,6 +110,17 @@ def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matr
     matrix = Matrix.load(path)
     if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
         raise LadderError(f"{path} was played with other frames or another seed", "zoo")
+    played = {frozenset(row.agents) for row in matrix.rows}
+    ids = zoo.ids
+    wanted = {frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :]}
+    if played != wanted:
+        odd = sorted(" v ".join(sorted(pair)) for pair in played ^ wanted)
+        raise LadderError(
+            f"{path} does not hold the zoo's pairs ({', '.join(odd[:3])}"
+            f"{', ...' if len(odd) > 3 else ''}): rebuild it (build_zoo, kinghill ladder "
+            "--build-zoo; the pairs already played are kept in the cache)",
+            "zoo",
+        )
     return matrix
 
 

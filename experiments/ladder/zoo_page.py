@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kinghill.experiments.ladder.matrix import Matrix
+from kinghill.experiments.ladder.play import load_matrix
 from kinghill.experiments.ladder.report import cycles_text, standings_table, win_rate_table
 from kinghill.experiments.ladder.standings import LadderResult, standings
 from kinghill.experiments.ladder.zoo import ZOO_FILE, condition_name, load_zoo, matrix_path
@@ -22,9 +22,8 @@ def zoo_results(zoo_path: str | Path = ZOO_FILE) -> list[LadderResult]:
     zoo = load_zoo(zoo_path)
     results = []
     for scale in zoo.conditions:
-        path = matrix_path(zoo_path, scale)
-        if path.exists():
-            results.append(standings(zoo, Matrix.load(path), [], []))
+        if matrix_path(zoo_path, scale).exists():
+            results.append(standings(zoo, load_matrix(zoo, zoo_path, scale), [], []))
     return results
 
 
