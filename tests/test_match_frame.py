@@ -23,6 +23,7 @@ def without_time(record: object) -> dict:
     data = dict(vars(record))
     data.pop("wall_time")
     data.pop("thinking")
+    data.pop("decision_seconds")
     return data
 
 
@@ -133,6 +134,7 @@ def played(line: str) -> dict:
     data = json.loads(line)
     data.pop("wall_time")
     data.pop("thinking")
+    data.pop("decision_seconds")
     return data
 
 

@@ -283,6 +283,7 @@ def test_round_reaches_the_frame_player_and_time_fouls_are_reported(tmp_path: Pa
     )
     assert status == 0
     config = json.loads((tmp_path / "tournament.json").read_text())
+    assert config["options"].pop("noise_scale") == 1.0  # the noise condition, default 1
     assert config["options"] == {"round": 3, "noise": True, "max_shots": 200, "decision_cap": 50.0}
     report = json.loads((tmp_path / "report.json").read_text())
     records = [FrameOutcome.from_json(x) for x in (tmp_path / "frames.jsonl").open()]

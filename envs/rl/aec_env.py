@@ -26,6 +26,7 @@ from kinghill.envs.drawing.render import (
 from kinghill.envs.game.actions import ShotAction
 from kinghill.envs.game.decisions import Answer
 from kinghill.envs.game.loop import Game, Turn
+from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.rl.encoding import (
     action_space,
     cue_ball_mask,
@@ -74,6 +75,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         required: tuple[int, int] = (3, 3),
         reward_weights: RewardWeights | None = None,
         noise: bool | NoiseModel | None = True,
+        noise_scale: NoiseScale = 1.0,
         shot_limit: int = 200,
         spec: TableSpec | None = None,
     ) -> None:
@@ -87,7 +89,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         self.weights = checked_weights(reward_weights)
         self.game = Game(
             spec=spec,
-            noise=noise_model(noise),
+            noise=noise_model(noise, noise_scale),
             required=required,
             shot_limit=shot_limit,
         )

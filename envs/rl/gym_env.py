@@ -22,6 +22,7 @@ from kinghill.envs.drawing.replay_video import ReplayShot, write_replay
 from kinghill.envs.game.actions import Action, ChoiceAction, ShotAction
 from kinghill.envs.game.decisions import ask
 from kinghill.envs.game.loop import Game, GameSnapshot, Turn
+from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.game.start import start_position
 from kinghill.envs.rl.encoding import (
     ACTION_DOC,
@@ -119,6 +120,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     - ``reward_weights``: a :class:`RewardWeights`.
     - ``noise``: True for the default :class:`~kinghill.physics.NoiseModel`, a model, or
       False/None for exact shots.
+    - ``noise_scale``: the noise condition, a multiple of the sigmas (1, the default; 5) or
+      ``"variable"`` (a scale drawn for each shot, uniform in [0, 5]); see
+      :mod:`kinghill.envs.game.noise`.
     - ``time_round``: the tournament round for section-12 time control (None: off). The
       learner's decision time is the wall time between the observation and the next ``step``.
     - ``shot_limit``, ``no_cushion_foul`` (R-fouls b), ``spec`` (a :class:`TableSpec`),
@@ -159,6 +163,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         required: tuple[int, int] = (3, 3),
         reward_weights: RewardWeights | None = None,
         noise: bool | NoiseModel | None = True,
+        noise_scale: NoiseScale = 1.0,
         time_round: int | None = None,
         shot_limit: int = 200,
         no_cushion_foul: bool = True,
@@ -176,7 +181,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._decide = as_decide(self.opponent)
         self.game = Game(
             spec=spec,
-            noise=noise_model(noise),
+            noise=noise_model(noise, noise_scale),
             required=required,
             shot_limit=shot_limit,
             clock=None if time_round is None else ShotClock(round=time_round),

@@ -42,6 +42,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.train",
     "kinghill.experiments.cli.train_value",
     "kinghill.experiments.cli.tournament",
+    "kinghill.experiments.cli.ladder",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
     "kinghill.experiments.cli.bench_physics",

@@ -1,11 +1,12 @@
 """The options every command that plays frames shares (``--round``, ``--noise``,
-``--max-shots``, ``--decision-cap``), and the mapping of the tournaments library's errors, which
-name parameters, to the options the user typed."""
+``--noise-scale``, ``--max-shots``, ``--decision-cap``), and the mapping of the tournaments
+library's errors, which name parameters, to the options the user typed."""
 
 from __future__ import annotations
 
 import argparse
 
+from kinghill.envs.game.noise import VARIABLE, NoiseScale, check_noise_scale
 from kinghill.experiments.cli.app import UsageError, positive_float, positive_int
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
@@ -14,9 +15,32 @@ POSITIONALS = {"agent_a": "A", "agent_b": "B"}
 """Parameters that the command line takes as positionals, by their metavar."""
 
 
+def noise_scale(text: str) -> NoiseScale:
+    """``--noise-scale``'s value: a number >= 0, or ``variable``."""
+    try:
+        return check_noise_scale(text if text == VARIABLE else float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a number >= 0 (1 = the default noise) or {VARIABLE}, got {text!r}"
+        ) from None
+
+
+def add_noise_scale(parser: argparse.ArgumentParser) -> None:
+    """The ``--noise-scale K`` option (also ``kinghill train``'s)."""
+    parser.add_argument(
+        "--noise-scale",
+        type=noise_scale,
+        default=1.0,
+        metavar="K",
+        help="execution noise at K times its default sigmas (default: 1), or 'variable': a "
+        "scale drawn for each shot, uniform in [0, 5]",
+    )
+
+
 def add_frame_options(parser: argparse.ArgumentParser) -> None:
-    """The ``--round``, ``--noise/--no-noise``, ``--max-shots`` and ``--decision-cap`` options
-    (the fields of :class:`~kinghill.experiments.tournaments.options.FrameOptions`)."""
+    """The ``--round``, ``--noise/--no-noise``, ``--noise-scale``, ``--max-shots`` and
+    ``--decision-cap`` options (the fields of
+    :class:`~kinghill.experiments.tournaments.options.FrameOptions`)."""
     parser.add_argument(
         "--round",
         type=positive_int,
@@ -30,6 +54,7 @@ def add_frame_options(parser: argparse.ArgumentParser) -> None:
         default=True,
         help="execution noise on the cue (default: on)",
     )
+    add_noise_scale(parser)
     parser.add_argument(
         "--max-shots",
         type=positive_int,
@@ -53,6 +78,7 @@ def frame_options(args: argparse.Namespace) -> FrameOptions:
     return FrameOptions(
         round=args.round,
         noise=args.noise,
+        noise_scale=args.noise_scale,
         max_shots=args.max_shots,
         decision_cap=args.decision_cap,
     )

@@ -182,6 +182,7 @@ def _round_robin(args: argparse.Namespace) -> str:
                 jobs=args.jobs,
                 seed=args.seed,
                 noise=args.noise,
+                noise_scale=args.noise_scale,
                 round=args.round,
                 max_shots=args.max_shots,
                 decision_cap=args.decision_cap,

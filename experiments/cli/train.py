@@ -32,6 +32,7 @@ from kinghill.experiments.cli.app import (
     positive_int,
     seed,
 )
+from kinghill.experiments.cli.frame_options import add_noise_scale
 from kinghill.experiments.training import (
     RLlibConfig,
     TrainConfig,
@@ -180,6 +181,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--init", type=checkpoint, metavar="ZIP", help="start from this saved model (same --algo)"
     )
     parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
+    add_noise_scale(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
         "--reward", type=reward_weights, default=d.reward, metavar="K=V,...",
@@ -337,6 +339,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
         "learning_rate": args.learning_rate,
         "ent_coef": args.ent_coef,
         "noise": not args.no_noise,
+        "noise_scale": args.noise_scale,
         "reward": args.reward,
         "eval_every": args.eval_every,
         "eval_opponent": args.eval_opponent,

@@ -23,6 +23,7 @@ import numpy as np
 
 from kinghill.agents import AgentSpecError
 from kinghill.envs import Agent, Answer, Decided, FrameView, Game, ask
+from kinghill.envs.game.noise import scaled
 from kinghill.envs.rules import ShotClock
 from kinghill.experiments.records.store import FrameShots, ShotRecorder, write_frame
 from kinghill.experiments.tournaments.agent_process import AgentStartError, seat_processes
@@ -33,9 +34,9 @@ from kinghill.physics import NoiseModel
 
 
 def new_game(options: FrameOptions, trajectory_fps: float | None = None) -> Game:
-    """A game played under ``options``: noise, shot limit and the round's clock."""
+    """A game played under ``options``: noise at its scale, shot limit and the round's clock."""
     return Game(
-        noise=NoiseModel() if options.noise else None,
+        noise=scaled(NoiseModel(), options.noise_scale) if options.noise else None,
         shot_limit=options.max_shots,
         clock=ShotClock(round=options.round) if options.round is not None else None,
         trajectory_fps=trajectory_fps,
@@ -91,6 +92,7 @@ class _Tally:
         self.counts: dict[str, list[float]] = {
             field: [0, 0] for field in SEAT_FIELDS if field != "extensions"
         }
+        self.seconds: tuple[list[float], list[float]] = ([], [])
 
     def add(self, decided: Decided, last_shooter: int | None) -> int | None:
         """Count one decision; returns the shooter of the latest shot decision."""
@@ -98,6 +100,7 @@ class _Tally:
         player = turn.player
         counts["decisions"][player] += 1
         counts["thinking"][player] += turn.seconds or 0.0
+        self.seconds[player].append(round(turn.seconds or 0.0, 4))
         if decided.fault is not None:
             counts["errors"][player] += 1
         if ruling is None:  # the 10.4 choice
@@ -114,10 +117,14 @@ class _Tally:
         return player
 
     def pairs(self) -> dict[str, Any]:
-        """The counts as :class:`FrameOutcome`'s fields: whole numbers, thinking in seconds."""
+        """The counts as :class:`FrameOutcome`'s fields: whole numbers, thinking and each
+        decision's time in seconds."""
         pairs: dict[str, Any] = {k: (int(a), int(b)) for k, (a, b) in self.counts.items()}
         thinking = self.counts["thinking"]
-        return pairs | {"thinking": (float(thinking[0]), float(thinking[1]))}
+        return pairs | {
+            "thinking": (float(thinking[0]), float(thinking[1])),
+            "decision_seconds": (tuple(self.seconds[0]), tuple(self.seconds[1])),
+        }
 
 
 def seated(

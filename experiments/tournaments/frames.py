@@ -23,7 +23,8 @@ class FrameOutcome:
     ``winner`` is the winning seat, ``None`` for a truncated frame. ``errors`` counts the times
     an agent raised or returned an unusable action (each charged a foul by the environment).
     ``extensions``: the 12.5 extension taken (0 or 1 a frame); ``decisions`` and ``thinking``:
-    decisions made and their total seconds.
+    decisions made and their total seconds; ``decision_seconds``: each decision's seconds, in
+    order (to 0.1 ms; empty in logs from before it was kept).
     """
 
     agents: tuple[str, str]
@@ -42,10 +43,15 @@ class FrameOutcome:
     extensions: tuple[int, int] = (0, 0)
     decisions: tuple[int, int] = (0, 0)
     thinking: tuple[float, float] = (0.0, 0.0)
+    decision_seconds: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
     def to_json(self) -> str:
-        """One JSONL line (without the newline)."""
-        return json.dumps(asdict(self))
+        """One JSONL line (without the newline); ``decision_seconds`` is left out when empty,
+        so that a frame logged before it was kept is written back as it was."""
+        data = asdict(self)
+        if not any(self.decision_seconds):
+            del data["decision_seconds"]
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, line: str | bytes) -> FrameOutcome:

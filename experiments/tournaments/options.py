@@ -1,11 +1,12 @@
-"""How every frame of a tournament (or one played alone) is played: the clock's round, noise,
-the shot limit and the cap on untimed decisions."""
+"""How every frame of a tournament (or one played alone) is played: the clock's round, noise
+and its scale, the shot limit and the cap on untimed decisions."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+from kinghill.envs.game.noise import NoiseScale, check_noise_scale
 from kinghill.experiments.tournaments.errors import TournamentError, is_count
 
 DEFAULT_DECISION_CAP = 50.0
@@ -20,6 +21,9 @@ class FrameOptions:
     :param round: tournament round for the section-12 clock (12.2: no clock in rounds 1-2);
         ``None`` plays without time control (12.1).
     :param noise: execution noise on the cue parameters.
+    :param noise_scale: the noise condition when ``noise`` is on: a multiple of the default
+        sigmas (1, the default) or ``"variable"``, a scale drawn for each shot, uniform in
+        [0, 5] (:mod:`kinghill.envs.game.noise`).
     :param max_shots: shots after which a frame is truncated with no winner (R-truncate).
     :param decision_cap: seconds after which a decision that no clock times (no time control,
         rounds 1-2, the 10.4 choice) is cut off; the agent is then charged as giving no
@@ -32,8 +36,15 @@ class FrameOptions:
     noise: bool = True
     max_shots: int = 200
     decision_cap: float = DEFAULT_DECISION_CAP
+    noise_scale: NoiseScale = 1.0
 
     def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "noise_scale", check_noise_scale(self.noise_scale))
+        except ValueError:
+            raise TournamentError(
+                f"must be a number >= 0 or 'variable' (got {self.noise_scale!r})", "noise_scale"
+            ) from None
         if self.round is not None and not (is_count(self.round) and self.round >= 1):
             raise TournamentError(f"counts from 1 (got {self.round!r})", "round")
         if not isinstance(self.noise, bool):

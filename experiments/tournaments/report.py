@@ -279,7 +279,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "# Tournament report",
         "",
         f"Agents: {', '.join(names)}. Frames per pair: {config['frames']} (seats swapped). "
-        f"Seed: {config['seed']}. Noise: {'on' if options['noise'] else 'off'}. "
+        f"Seed: {config['seed']}. Noise: {_noise_text(options)}. "
         f"Time control: {clock}. Shot limit: {options['max_shots']}.",
         f"Frames played: {report['frames_played']} of {report['frames_scheduled']}; "
         f"truncated (draws, half a point each): {report['truncated_frames']}. "
@@ -380,3 +380,13 @@ def summary(markdown: str, out: Path) -> str:
     """The ratings table of a rendered report and where its files are, for the terminal."""
     ratings = markdown.split("## Ratings")[1].split("## Win rates")[0].strip()
     return f"{ratings}\n\nReport: {out / 'report.md'}, {out / 'report.json'}, {out / 'ratings.png'}"
+
+
+def _noise_text(options: dict[str, Any]) -> str:
+    """How the report names the noise: on, off, or on at its scale (an old report has none)."""
+    if not options["noise"]:
+        return "off"
+    scale = options.get("noise_scale", 1.0)
+    if scale == 1.0:
+        return "on"
+    return "on, variable scale" if scale == "variable" else f"on, {scale:g}x"

@@ -20,6 +20,7 @@ from typing import Any
 
 from kinghill.agents import AgentSpecError, build_agent, make_agent
 from kinghill.envs import Agent
+from kinghill.envs.game.noise import NoiseScale
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frame_player import play_frame
@@ -174,6 +175,7 @@ def evaluate(
     jobs: int = 1,
     seed: int = 0,
     noise: bool = True,
+    noise_scale: NoiseScale = 1.0,
     round: int | None = None,
     max_shots: int = 200,
     decision_cap: float = DEFAULT_DECISION_CAP,
@@ -192,6 +194,8 @@ def evaluate(
     :param jobs: worker processes (spawned; agents other than specs must then be picklable:
         module-level classes, functions or objects).
     :param noise: execution noise on every shot.
+    :param noise_scale: its condition: a multiple of the default sigmas, or ``"variable"``
+        (:mod:`kinghill.envs.game.noise`).
     :param round: the section-12 clock as in this round (None: no clock).
     :param max_shots: shots after which a frame is truncated, a draw.
     :param decision_cap: seconds after which an untimed decision is cut off and charged as
@@ -212,7 +216,13 @@ def evaluate(
     """
     if record and out is None:
         raise ValueError("record=True needs out=, the folder to keep the records in")
-    options = FrameOptions(round=round, noise=noise, max_shots=max_shots, decision_cap=decision_cap)
+    options = FrameOptions(
+        round=round,
+        noise=noise,
+        max_shots=max_shots,
+        decision_cap=decision_cap,
+        noise_scale=noise_scale,
+    )
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
     if player is None:

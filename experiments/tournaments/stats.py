@@ -109,6 +109,27 @@ def _log_likelihood(theta: np.ndarray, points: np.ndarray) -> np.ndarray:
     return (points * log_win).sum(axis=(-2, -1))
 
 
+def posterior_points(
+    wins: np.ndarray, draws: np.ndarray, samples: int, seed: int = 0, prior: float = 0.5
+) -> np.ndarray:
+    """``samples`` replicas of the points matrix (axis 0): every pair's frames shared out by a
+    draw of its score fraction from its posterior, Beta(points of i + prior, points of j +
+    prior); rows of a pair that has not played stay 0. The replicas of
+    :func:`rating_intervals`."""
+    points, games = score_matrix(np.asarray(wins, float), np.asarray(draws, float))
+    rows, columns = points.shape
+    rng = np.random.default_rng(seed)
+    replica_points = np.zeros((samples, rows, columns))
+    for i in range(rows):
+        for j in range(i + 1, columns):
+            if games[i, j] == 0:
+                continue
+            share = rng.dirichlet([points[i, j] + prior, points[j, i] + prior], size=samples)
+            replica_points[:, i, j] = games[i, j] * share[:, 0]
+            replica_points[:, j, i] = games[i, j] * share[:, 1]
+    return replica_points
+
+
 def rating_intervals(
     wins: np.ndarray,
     draws: np.ndarray,
@@ -129,17 +150,8 @@ def rating_intervals(
     """
     wins = np.asarray(wins, float)
     draws = np.asarray(draws, float)
-    points, games = score_matrix(wins, draws)
-    n = wins.shape[0]
-    rng = np.random.default_rng(seed)
-    replica_points = np.zeros((samples, n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            if games[i, j] == 0:
-                continue
-            share = rng.dirichlet([points[i, j] + prior, points[j, i] + prior], size=samples)
-            replica_points[:, i, j] = games[i, j] * share[:, 0]
-            replica_points[:, j, i] = games[i, j] * share[:, 1]
+    games = score_matrix(wins, draws)[1]
+    replica_points = posterior_points(wins, draws, samples, seed, prior)
     estimate = bradley_terry(wins, draws, prior=prior)
     replicas = bradley_terry(replica_points, np.zeros_like(replica_points), prior=TIE_BREAK)
     low, high = np.percentile(replicas, [2.5, 97.5], axis=0)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kinghill.agents import AgentSpecError, check_agent
 from kinghill.envs import RewardWeights
+from kinghill.envs.game.noise import NoiseScale, check_noise_scale
 from kinghill.envs.rl.curriculum import CURRICULA
 from kinghill.envs.rl.wrappers import ACTIONS
 
@@ -108,6 +109,12 @@ def _check_common(config: TrainConfig | RLlibConfig) -> None:
     if config.time_limit is not None and not config.time_limit > 0:
         raise ConfigError(f"must be a positive number of minutes (got {config.time_limit})",
                           "time_limit")  # fmt: skip
+    try:
+        check_noise_scale(config.noise_scale)
+    except ValueError:
+        raise ConfigError(
+            f"must be a number >= 0 or 'variable' (got {config.noise_scale!r})", "noise_scale"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -132,6 +139,8 @@ class TrainConfig:
     :param batch_size: minibatch size.
     :param learning_rate: the optimiser's step size.
     :param noise: execution noise on the shots (both players).
+    :param noise_scale: its condition, a multiple of the default sigmas or ``"variable"``
+        (:mod:`kinghill.envs.game.noise`), in training and in the evaluations alike.
     :param torch_threads: threads of the learner's torch (small networks train fastest on one,
         and the env workers need the other cores).
     :param init: start from this saved model (same algo and action) instead of a fresh one,
@@ -169,6 +178,7 @@ class TrainConfig:
     batch_size: int = 128
     learning_rate: float = 3e-4
     noise: bool = True
+    noise_scale: NoiseScale = 1.0
     torch_threads: int = 1
     init: Path | None = None
     progress: bool = True
@@ -225,6 +235,8 @@ class RLlibConfig:
     :param learning_rate: the optimiser's step size.
     :param ent_coef: PPO's entropy bonus.
     :param noise: execution noise on the shots.
+    :param noise_scale: its condition, a multiple of the default sigmas or ``"variable"``
+        (:mod:`kinghill.envs.game.noise`), in training and in the evaluations alike.
     :param reward: the env's :class:`~kinghill.envs.RewardWeights` for both seats.
     :param checkpoint_every: iterations between checkpoints (0: none).
     :param eval_every: iterations between evaluations of the (first) policy against
@@ -250,6 +262,7 @@ class RLlibConfig:
     learning_rate: float = 3e-4
     ent_coef: float = 0.0
     noise: bool = True
+    noise_scale: NoiseScale = 1.0
     reward: RewardWeights = field(default_factory=RewardWeights)
     checkpoint_every: int = 10
     eval_every: int = 0

@@ -83,6 +83,7 @@ def make_training_env(
         config.action,
         opponent=training_opponent(config),
         noise=config.noise,
+        noise_scale=config.noise_scale,
         reward_weights=config.reward,
     )
     if config.curriculum is not None:

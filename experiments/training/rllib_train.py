@@ -82,7 +82,11 @@ def make_rllib_env(env_config: dict[str, Any]) -> Any:
 
     torch.set_num_threads(1)  # an env runner's module is small; the cores run the physics
     return PettingZooEnv(
-        masked_env(noise=env_config.get("noise", True), reward_weights=env_config.get("reward"))
+        masked_env(
+            noise=env_config.get("noise", True),
+            noise_scale=env_config.get("noise_scale", 1.0),
+            reward_weights=env_config.get("reward"),
+        )
     )
 
 
@@ -128,7 +132,14 @@ def algorithm_config(config: RLlibConfig) -> Any:
     mapping = shared_policy if config.policies == "shared" else own_policy
     return (
         PPOConfig()
-        .environment(ENV_NAME, env_config={"noise": config.noise, "reward": config.reward})
+        .environment(
+            ENV_NAME,
+            env_config={
+                "noise": config.noise,
+                "noise_scale": config.noise_scale,
+                "reward": config.reward,
+            },
+        )
         .env_runners(
             num_env_runners=config.envs,
             num_envs_per_env_runner=1,
@@ -356,7 +367,12 @@ def _evaluate(algo: Any, config: RLlibConfig, out: Path, steps: int) -> None:
     module = algo.get_module(config.module_ids[0])
     module.eval()
     result = evaluate_policy_win_rate(
-        RLlibAgent.of_module(module), config.eval_opponent, config.eval_frames, 10_000, config.noise
+        RLlibAgent.of_module(module),
+        config.eval_opponent,
+        config.eval_frames,
+        10_000,
+        config.noise,
+        config.noise_scale,
     )
     module.train()
     write_row(out / EVALUATIONS_FILE, steps, result)

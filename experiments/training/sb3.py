@@ -152,6 +152,7 @@ def _callbacks(config: TrainConfig) -> list[Any]:
                 config.eval_frames,
                 config.eval_every,
                 noise=config.noise,
+                noise_scale=config.noise_scale,
             )
         )
     return out

@@ -141,6 +141,7 @@ def make_gymnasium_vec(config: TrainConfig, session: int = 0) -> GymnasiumVecEnv
         wrappers=[FlattenObservation, WRAPPERS[config.action], TrainingWrappers(config, session)],
         opponent=training_opponent(config),
         noise=config.noise,
+        noise_scale=config.noise_scale,
     )
     assert isinstance(venv, AsyncVectorEnv)
     return GymnasiumVecEnv(venv)

@@ -20,6 +20,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from kinghill.agents import make_agent
 from kinghill.envs import Agent, Game
+from kinghill.envs.game.noise import NoiseScale, scaled
 from kinghill.envs.rl.wrappers import FrozenPolicy
 from kinghill.experiments.tournaments.frame_player import InProcessSeat, play_out, seeds
 from kinghill.experiments.tournaments.stats import wilson_interval
@@ -49,11 +50,17 @@ class EvalResult:
 
 
 def evaluate_policy_win_rate(
-    learner: Agent, opponent: str, frames: int, seed: int = 0, noise: bool = True
+    learner: Agent,
+    opponent: str,
+    frames: int,
+    seed: int = 0,
+    noise: bool = True,
+    noise_scale: NoiseScale = 1.0,
 ) -> EvalResult:
     """Play ``frames`` frames of ``learner`` against the registry agent ``opponent``: frame k
     uses seed ``seed + k // 2`` and seats alternate (the learner breaks in the even frames), so
-    every call plays the same frames. A truncated frame counts half a win."""
+    every call plays the same frames, with noise at ``noise_scale`` when ``noise`` is on. A
+    truncated frame counts half a win."""
     start = time.perf_counter()
     wins = 0.0
     for k in range(frames):
@@ -62,7 +69,7 @@ def evaluate_policy_win_rate(
         agents: list[Agent] = [learner, make_agent(opponent, opponent_seed)]
         if seat == 1:
             agents.reverse()
-        game = Game(noise=NoiseModel() if noise else None)
+        game = Game(noise=scaled(NoiseModel(), noise_scale) if noise else None)
         game.reset(seed=game_seed, breaker=0)
         for _ in play_out(game, [InProcessSeat(agent) for agent in agents]):
             pass
@@ -83,6 +90,7 @@ class WinRateEval(BaseCallback):
     :param frames: frames per evaluation (even: both seats equally).
     :param every: environment steps between evaluations (over all envs).
     :param seed: the evaluation frames' base seed (the same frames each time).
+    :param noise: execution noise in the evaluation frames; ``noise_scale`` its condition.
     """
 
     def __init__(
@@ -94,6 +102,7 @@ class WinRateEval(BaseCallback):
         every: int,
         seed: int = 10_000,
         noise: bool = True,
+        noise_scale: NoiseScale = 1.0,
     ) -> None:
         super().__init__()
         self.out = Path(out)
@@ -103,6 +112,7 @@ class WinRateEval(BaseCallback):
         self.every = every
         self.seed = seed
         self.noise = noise
+        self.noise_scale = noise_scale
         rows = load_evaluations(self.out / EVALUATIONS_FILE)  # a resumed run's best so far
         self.best = max((row["win_rate"] for row in rows), default=-1.0)
         self._next = every
@@ -124,7 +134,9 @@ class WinRateEval(BaseCallback):
 
     def _evaluate(self) -> None:
         policy = FrozenPolicy(self.model, self.action, deterministic=True)
-        result = evaluate_policy_win_rate(policy, self.opponent, self.frames, self.seed, self.noise)
+        result = evaluate_policy_win_rate(
+            policy, self.opponent, self.frames, self.seed, self.noise, self.noise_scale
+        )
         self.results.append((self.num_timesteps, result))
         self.logger.record("eval/win_rate", result.win_rate)
         self.logger.record("eval/seconds", result.seconds)

@@ -1,0 +1,24 @@
+"""Rate an agent on a fixed scale against a zoo: here a tiny zoo of two agents, two frames a
+pair, built first (``build_zoo``), then a candidate laddered against it (``ladder``). The
+shipped zoo is ``docs/zoo/zoo.json``; ``kinghill ladder AGENT`` rates against it.
+
+python3 examples/ladder.py
+"""
+
+import json
+from pathlib import Path
+
+from kinghill.experiments.ladder import build_zoo, ladder
+from kinghill.experiments.ladder.report import ladder_markdown
+
+if __name__ == "__main__":  # frames are played in agent processes: the guard is required
+    folder = Path("runs/examples/ladder")
+    folder.mkdir(parents=True, exist_ok=True)
+    zoo = folder / "zoo.json"
+    agents = [{"id": "random@1", "spec": "random"}, {"id": "heuristic@1", "spec": "heuristic"}]
+    zoo.write_text(json.dumps({"frames": 2, "max_shots": 30, "agents": agents}))
+    build_zoo(zoo, cache=folder / "cache")  # the zoo's matrix, docs/zoo/matrix-1x.json's kind
+    result = ladder(["random"], zoo, cache=folder / "cache")  # played once, cached
+    print(ladder_markdown(result))
+    candidate = result.candidates[0]
+    print(candidate.id, round(candidate.rating.estimate), "rank", candidate.rank)

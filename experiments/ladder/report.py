@@ -1,0 +1,92 @@
+"""The ladder as Markdown: the standings (rating, rank, Nash averaging, how each agent plays),
+each candidate's win rates against the zoo, and the cycles of the matrix."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from kinghill.experiments.ladder.standings import LadderResult, Standing
+from kinghill.experiments.ladder.zoo import condition_name
+from kinghill.experiments.tournaments.stats import Interval
+
+STANDINGS_HEADER = (
+    "| rank | agent | rating [95%] | Nash weight | Nash skill | break-and-run | pots/visit "
+    "| colour calls | fouls/frame | shots/frame | s/decision | p95 s | frames |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def _number(value: float, digits: int = 2) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _seconds(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.3g}"
+
+
+def _rating(rating: Interval) -> str:
+    return f"{rating.estimate:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+
+
+def standings_table(standings: Sequence[Standing], candidates: frozenset[str] = frozenset()) -> str:
+    """One row per agent, best first; candidates in bold."""
+    lines = [STANDINGS_HEADER]
+    for s in sorted(standings, key=lambda s: -s.rating.estimate):
+        name = f"**{s.id}**" if s.id in candidates else s.id
+        st = s.stats
+        lines.append(
+            f"| {s.rank} | {name} | {_rating(s.rating)} | {s.nash_mass:.2f} | "
+            f"{s.nash_skill:.2f} | {_number(st.break_and_run)} | {_number(st.pots_per_visit)} | "
+            f"{_number(st.colour_success)} | {_number(st.fouls_per_frame)} | "
+            f"{_number(st.shots_per_frame, 1)} | {_seconds(st.decision_mean)} | "
+            f"{_seconds(st.decision_p95)} | {st.frames} |"
+        )
+    return "\n".join(lines)
+
+
+def win_rate_table(rows: Sequence[Standing], columns: Sequence[str]) -> str:
+    """Each row agent's score (draws half) against each column agent, Wilson 95%."""
+    lines = ["| | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for row in rows:
+        cells = []
+        for column in columns:
+            rate = row.win_rates.get(column)
+            cells.append(
+                "" if rate is None else f"{rate.estimate:.2f} [{rate.low:.2f}, {rate.high:.2f}]"
+            )
+        lines.append(f"| **{row.id}** | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def cycles_text(cycles: Sequence[tuple[str, ...]]) -> str:
+    """The cycles found, one a line, or that there are none."""
+    if not cycles:
+        return "No cycles: every three agents are ordered (the matrix is transitive in threes)."
+    lines = [f"{len(cycles)} cycle(s) of three (each beats the next):", ""]
+    lines += [f"- {' > '.join((*cycle, cycle[0]))}" for cycle in cycles]
+    return "\n".join(lines)
+
+
+def ladder_markdown(result: LadderResult) -> str:
+    """The candidates' standings among the zoo's, their win rates and the cycles."""
+    candidates = frozenset(s.id for s in result.candidates)
+    zoo_ids = [s.id for s in result.zoo]
+    parts = [
+        f"# Ladder at {condition_name(result.noise_scale)} noise",
+        "",
+        "Ratings: Elo points on the zoo's fixed scale (the anchor at 0); a candidate is fitted "
+        "against the zoo's ratings held fixed. Rank: place among the zoo and the candidate.",
+        "",
+        standings_table([*result.zoo, *result.candidates], candidates),
+        "",
+        "## Win rates against the zoo",
+        "",
+        win_rate_table(result.candidates, zoo_ids),
+        "",
+        "## Cycles",
+        "",
+        cycles_text(result.cycles),
+        "",
+    ]
+    return "\n".join(parts)

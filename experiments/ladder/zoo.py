@@ -1,0 +1,115 @@
+"""The zoo: the frozen agents every candidate is rated against, each under a versioned id
+(``heuristic@1``), with the frames a pair plays and the seed they are dealt from.
+
+Every pair plays the same frames: frame ``k`` of a pair is dealt from ``frame_seed(seed, k)``
+with the pair's agents in the seats in turn (the first agent of the pair breaks the even frames),
+which is the schedule of a two-agent round robin
+(:meth:`~kinghill.experiments.tournaments.config.TournamentConfig.schedule`). A pair's frames
+are therefore fixed by the zoo alone, and a candidate meets every zoo agent on the same deals.
+An agent's id never changes meaning: a stronger version of it is a new id (``search@2``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kinghill.envs.game.noise import VARIABLE, NoiseScale, check_noise_scale
+from kinghill.experiments.ladder.errors import LadderError
+from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.json_fields import from_json_object
+from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
+
+ZOO_FILE = Path(__file__).resolve().parents[2] / "docs" / "zoo" / "zoo.json"
+"""The shipped zoo (in a source checkout)."""
+AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*@[0-9]+")
+"""A zoo id: a name and a version, ``search-64@1``."""
+
+
+@dataclass(frozen=True)
+class ZooAgent:
+    """One agent of the zoo: its versioned id, the agent spec that builds it, and a note."""
+
+    id: str
+    spec: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Zoo:
+    """The zoo's agents and how each pair plays (see the module docstring).
+
+    :param agents: the agents, in the order the tables list them.
+    :param frames: frames a pair (even: each agent breaks in half of them).
+    :param seed: the seed every pair's frames are dealt from.
+    :param anchor: the id whose rating is 0 on the ladder's scale.
+    :param conditions: the noise scales the zoo is rated at (its matrices).
+    :raises LadderError: an id that is malformed or repeated, or an anchor not in the zoo.
+    """
+
+    agents: tuple[ZooAgent, ...]
+    frames: int = 200
+    seed: int = 0
+    anchor: str = "random@1"
+    max_shots: int = 200
+    decision_cap: float = DEFAULT_DECISION_CAP
+    conditions: tuple[NoiseScale, ...] = (1.0, 5.0)
+
+    def __post_init__(self) -> None:
+        ids = self.ids
+        for id in ids:
+            if not AGENT_ID.fullmatch(id):
+                raise LadderError(f"a zoo id is NAME@VERSION, got {id!r}", "zoo")
+        if len(set(ids)) != len(ids):
+            raise LadderError("an id is listed twice", "zoo")
+        if self.anchor not in ids:
+            raise LadderError(f"the anchor {self.anchor!r} is not in the zoo", "zoo")
+        if self.frames < 2 or self.frames % 2:
+            raise LadderError(f"frames a pair must be even and >= 2, got {self.frames}", "zoo")
+        for scale in self.conditions:
+            try:
+                check_noise_scale(scale)
+            except ValueError as error:
+                raise LadderError(str(error), "zoo") from None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(agent.id for agent in self.agents)
+
+    def options(self, noise_scale: NoiseScale) -> FrameOptions:
+        """How the zoo's frames are played at the noise condition ``noise_scale``."""
+        return FrameOptions(
+            noise=True,
+            noise_scale=noise_scale,
+            max_shots=self.max_shots,
+            decision_cap=self.decision_cap,
+        )
+
+    def pair(self, a: str, b: str, noise_scale: NoiseScale) -> TournamentConfig:
+        """The frames of the pair ``a``, ``b`` (``a`` breaks the even ones): a two-agent round
+        robin with the zoo's frames and seed."""
+        return TournamentConfig((a, b), self.frames, self.seed, self.options(noise_scale))
+
+
+def load_zoo(path: str | Path = ZOO_FILE) -> Zoo:
+    """The zoo defined in the JSON file ``path`` (the fields of :class:`Zoo`).
+
+    :raises LadderError: the file is missing or holds no zoo (the message says why).
+    """
+    path = Path(path)
+    try:
+        return from_json_object(Zoo, json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as error:
+        raise LadderError(f"{path}: not a zoo ({error})", "zoo") from None
+
+
+def condition_name(noise_scale: NoiseScale) -> str:
+    """A noise condition's short name, as in file names: ``1x``, ``5x``, ``0.5x``, ``variable``."""
+    return VARIABLE if noise_scale == VARIABLE else f"{float(noise_scale):g}x"
+
+
+def matrix_path(zoo_path: str | Path, noise_scale: NoiseScale) -> Path:
+    """Where the zoo's matrix at ``noise_scale`` is kept: beside the zoo file."""
+    return Path(zoo_path).parent / f"matrix-{condition_name(noise_scale)}.json"

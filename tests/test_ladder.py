@@ -1,0 +1,184 @@
+"""The ladder: the fixed-scale fit (known answers, a cycle), the rows of a candidate played once
+and reused, and the zoo's matrix and page built from a tiny zoo with a scripted frame player."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kinghill.experiments.ladder.errors import LadderError
+from kinghill.experiments.ladder.play import build_zoo, ladder
+from kinghill.experiments.ladder.rating import anchored_ratings, rating_against
+from kinghill.experiments.ladder.report import ladder_markdown
+from kinghill.experiments.ladder.tally import time_bin
+from kinghill.experiments.ladder.transitivity import cycles, nash_average
+from kinghill.experiments.ladder.zoo import ZOO_FILE, load_zoo, matrix_path
+from kinghill.experiments.ladder.zoo_page import PAGE, zoo_markdown
+from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
+from kinghill.experiments.tournaments.options import FrameOptions
+
+STRENGTH = {"random@1": 0, "heuristic@1": 2, "middle@1": 1, "strong": 3, "weak": -1}
+
+
+def _probability(elo: float) -> float:
+    return 1.0 / (1.0 + 10 ** (-elo / 400))
+
+
+def test_the_fit_recovers_a_consistent_matrix_anchored() -> None:
+    """Scores exactly as Bradley-Terry with ratings 0, 400, 800 predicts: the maximum
+    likelihood (no prior) is those ratings, with the anchor at 0 whatever its place."""
+    truth = np.array([400.0, 0.0, 800.0])
+    frames = 1000.0
+    wins = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                wins[i, j] = frames * _probability(truth[i] - truth[j])
+    ratings = anchored_ratings(wins, np.zeros((3, 3)), anchor=1, samples=50, prior=0.0)
+    np.testing.assert_allclose([r.estimate for r in ratings], truth, atol=1e-6)
+    assert ratings[1].low == ratings[1].high == 0.0  # the anchor is the scale's zero
+    assert ratings[2].low < 800 < ratings[2].high
+    # a candidate rated 600 against that fixed field
+    field = truth
+    won = frames * _probability(600 - field)
+    candidate = rating_against(won, frames - won, np.zeros(3), field, samples=200, prior=0.0)
+    assert candidate.estimate == pytest.approx(600, abs=1e-6)
+    assert candidate.low < 600 < candidate.high
+
+
+def test_a_cyclic_matrix_rates_everyone_equal_and_nash_spreads_over_the_cycle() -> None:
+    wins = np.array([[0, 30, 10], [10, 0, 30], [30, 10, 0]], float)  # a > b > c > a
+    draws = np.zeros((3, 3))
+    ratings = anchored_ratings(wins, draws, anchor=0, samples=50)
+    np.testing.assert_allclose([r.estimate for r in ratings], 0.0, atol=1e-6)
+    assert cycles(["a", "b", "c"], wins, draws) == [("a", "b", "c")]
+    nash = nash_average(wins, draws)
+    np.testing.assert_allclose(nash.mass, 1 / 3, atol=1e-6)
+    np.testing.assert_allclose(nash.skill, 0.0, atol=1e-6)
+    transitive = np.array([[0, 30, 30], [10, 0, 30], [10, 10, 0]], float)
+    assert cycles(["a", "b", "c"], transitive, draws) == []
+    assert nash_average(transitive, draws).mass[0] == pytest.approx(1.0)
+
+
+class ScriptedPlayer:
+    """Frames without physics: the stronger agent (by :data:`STRENGTH`) wins, except in a
+    quarter of the frames chosen by the seed; counts every frame it plays."""
+
+    def __init__(self) -> None:
+        self.played = 0
+
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome:
+        self.played += 1
+        better = 0 if STRENGTH[agent_a] >= STRENGTH[agent_b] else 1
+        winner = better if seed % 4 else 1 - better
+        return FrameOutcome(
+            agents=(agent_a, agent_b), seed=seed, winner=winner, shots=10,
+            fouls=(1, 2), visits=(2, 1 if winner == 1 else 0), whites_potted=(1, 0),
+            colour_attempts=(2, 2), colour_pots=(1, 0), time_fouls=(0, 0), errors=(0, 0),
+            wall_time=0.0, decisions=(3, 2), thinking=(0.3, 0.02),
+            decision_seconds=((0.1, 0.1, 0.1), (0.01, 0.01)),
+        )  # fmt: skip
+
+
+def _zoo(tmp_path: Path) -> Path:
+    path = tmp_path / "zoo" / "zoo.json"
+    path.parent.mkdir()
+    agents = [
+        {"id": id, "spec": id.partition("@")[0]} for id in ("random@1", "middle@1", "heuristic@1")
+    ]
+    path.write_text(json.dumps({"frames": 8, "agents": agents, "conditions": [1.0, 5.0]}))
+    return path
+
+
+def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
+    zoo = _zoo(tmp_path)
+    with pytest.raises(LadderError, match="no matrix") as error:
+        ladder(["strong"], zoo, cache=tmp_path / "cache", player=ScriptedPlayer())
+    assert error.value.parameter == "noise_scale"
+    player = ScriptedPlayer()
+    matrix = build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 and len(matrix.rows) == 3 and matrix_path(zoo, 1.0).exists()
+    first = ladder(["strong", "weak"], zoo, cache=tmp_path / "cache", player=player, samples=100)
+    assert player.played == 3 * 8 + 2 * 3 * 8
+    again = ladder(["strong", "weak"], zoo, cache=tmp_path / "cache", player=player, samples=100)
+    assert player.played == 3 * 8 + 2 * 3 * 8  # nothing played again
+    assert again == first
+    strong, weak = first.candidates
+    zoo_ratings = {s.id: s.rating.estimate for s in first.zoo}
+    assert zoo_ratings["random@1"] == 0.0
+    assert zoo_ratings["heuristic@1"] > zoo_ratings["middle@1"] > 0
+    assert strong.rank == 1 and weak.rank == 4
+    assert strong.rating.estimate > zoo_ratings["heuristic@1"] and weak.rating.estimate < 0
+    upsets = sum(frame_seed(0, k) % 4 == 0 for k in range(8))
+    assert strong.win_rates["random@1"].estimate == pytest.approx(1 - upsets / 8)
+    # rated alone, a candidate gets the same number: the zoo's ratings are held fixed
+    alone = ladder(["strong"], zoo, cache=tmp_path / "cache", player=player, samples=100)
+    assert alone.candidates[0].rating == strong.rating
+    stats = strong.stats
+    assert stats.fouls_per_frame == pytest.approx(1.5) and stats.shots_per_frame == 10
+    assert stats.decision_mean == pytest.approx(0.32 / 5)
+    assert time_bin(0.1) == 30 and stats.decision_p95 == pytest.approx(0.1)
+    assert "**strong**" in ladder_markdown(first)
+
+
+def test_the_zoo_page_shows_what_is_built(tmp_path: Path) -> None:
+    zoo = _zoo(tmp_path)
+    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1`" in zoo_markdown(zoo)
+    build_zoo(zoo, 5.0, tmp_path / "cache", player=ScriptedPlayer())
+    page = zoo_markdown(zoo)
+    assert "## Noise 5x" in page and "| 1 | heuristic@1 |" in page
+    assert "Not built yet: `kinghill ladder --build-zoo --noise-scale 1`" in page
+
+
+def test_the_shipped_zoo_page_is_what_its_data_gives() -> None:
+    """docs/zoo.md is generated (``kinghill ladder --page``): prose and data cannot drift."""
+    assert PAGE.read_text(encoding="utf-8") == zoo_markdown(ZOO_FILE)
+    zoo = load_zoo()
+    assert zoo.anchor in zoo.ids and {"heuristic@1", "random@1"} <= set(zoo.ids)
+
+
+def test_the_command_line_builds_rates_and_names_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Real frames, two a pair, short: ``--build-zoo``, then a candidate twice (the same
+    rows: the second run plays nothing); user errors are one line naming the argument."""
+    from kinghill.experiments import cli
+
+    zoo = tmp_path / "zoo.json"
+    agents = [{"id": "random@1", "spec": "random"}, {"id": "heuristic@1", "spec": "heuristic"}]
+    zoo.write_text(json.dumps({"frames": 2, "max_shots": 20, "agents": agents}))
+    common = ["ladder", "--zoo", str(zoo), "--cache", str(tmp_path / "cache")]
+    assert cli.main(["ladder", "--zoo", str(zoo)]) == 2
+    assert "AGENT: give agents to rate" in capsys.readouterr().err
+    assert cli.main([*common, "random"]) == 2
+    assert "--noise-scale: the zoo has no matrix at 1x noise" in capsys.readouterr().err
+    assert cli.main([*common, "--noise-scale", "loud", "random"]) == 2
+    assert "--noise-scale" in capsys.readouterr().err
+    assert cli.main([*common, "--build-zoo", "--page"]) == 0
+    assert (tmp_path / "matrix-1x.json").exists() and (tmp_path / "ratings.png").exists()
+    capsys.readouterr()
+    assert cli.main([*common, "random", "--json", str(tmp_path / "r.json")]) == 0
+    first = capsys.readouterr().out
+    log = tmp_path / "cache" / "1x" / "random@1--random" / "frames.jsonl"
+    logged = log.read_bytes()
+    assert cli.main([*common, "random"]) == 0
+    assert capsys.readouterr().out == first and log.read_bytes() == logged
+    assert "| **random** |" in first
+    result = json.loads((tmp_path / "r.json").read_text())
+    assert result["candidates"][0]["id"] == "random"
+
+
+def test_a_matrix_that_is_not_the_zoos_is_refused(tmp_path: Path) -> None:
+    zoo = _zoo(tmp_path)
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    data = json.loads(zoo.read_text())
+    data["agents"].append({"id": "strong@1", "spec": "strong"})
+    zoo.write_text(json.dumps(data))
+    with pytest.raises(LadderError, match="does not hold the zoo's pairs") as error:
+        ladder(["weak"], zoo, cache=tmp_path / "cache", player=ScriptedPlayer())
+    assert error.value.parameter == "zoo"
