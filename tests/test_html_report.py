@@ -85,8 +85,11 @@ def test_the_run_folder_page_replays_every_recorded_shot(recorded_run: Path) -> 
                 assert xy == [round(v * UNITS_PER_METRE) for v in final.positions[ball]]
             else:
                 assert xy is None
-        for move in entry["moves"]:  # every path starts where the ball stood
+        for move in entry["moves"]:  # from where the ball stood, in steps, to where it rests
             assert move["xy"][:2] == entry["start"][move["ball"]]
+            if move["gone"] is None:
+                end = [sum(move["xy"][0::2]), sum(move["xy"][1::2])]
+                assert end == entry["final"][move["ball"]]
     assert any(entry["moves"] for entry in shown)
 
 

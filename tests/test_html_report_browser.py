@@ -127,7 +127,9 @@ PALETTE.update(cushion=CUSHION, wood=WOOD)
 def _looks(picture: Any, xy: tuple[float, float]) -> str:
     """The name of the table colour nearest to the picture's pixel at ``xy``."""
     seen = picture.getpixel((round(xy[0]), round(xy[1])))[:3]
-    return min(PALETTE, key=lambda n: sum((a - b) ** 2 for a, b in zip(seen, PALETTE[n])))
+    return min(
+        PALETTE, key=lambda n: sum((a - b) ** 2 for a, b in zip(seen, PALETTE[n], strict=True))
+    )
 
 
 def test_the_end_of_a_shot_shows_the_balls_where_the_record_puts_them(

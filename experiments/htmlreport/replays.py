@@ -83,7 +83,8 @@ def table_drawing(spec: TableSpec) -> dict[str, Any]:
 
 def _moves(decision: DecisionRecord) -> tuple[float, list[dict[str, Any]], TableState]:
     """The shot simulated again: its duration, the sampled path of every ball that moved (up to
-    its last change; ``gone`` the sample from which it is off the table) and the table at rest."""
+    its last change; the first sample, then each step from the one before, which keeps the
+    numbers short; ``gone`` the sample from which it is off the table) and the table at rest."""
     result = decision.resimulate(REPLAY_FPS)
     trajectory = result.trajectory
     assert trajectory is not None  # asked for
@@ -100,9 +101,8 @@ def _moves(decision: DecisionRecord) -> tuple[float, list[dict[str, Any]], Table
         if gone is None and not len(changed):
             continue  # never moved
         end = int(changed[-1]) + 1 if len(changed) else 1
-        moves.append(
-            {"ball": ball, "xy": kept[:end].astype(np.int64).ravel().tolist(), "gone": gone}
-        )
+        steps = np.diff(kept[:end].astype(np.int64), axis=0, prepend=0)  # first: the start
+        moves.append({"ball": ball, "xy": steps.ravel().tolist(), "gone": gone})
     return result.duration, moves, result.final
 
 

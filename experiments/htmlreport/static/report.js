@@ -4,6 +4,10 @@
 (function () {
   const data = JSON.parse(document.getElementById("kinghill-data").textContent);
   const frames = data.frames || [];
+  // each path comes as its first sample then the steps between samples: summed once here
+  frames.forEach((f) => f.decisions.forEach((d) => d.moves.forEach((move) => {
+    for (let i = 2; i < move.xy.length; i += 1) move.xy[i] += move.xy[i - 2];
+  })));
   const byId = (id) => document.getElementById(id);
   if (!frames.length || !data.table) {
     byId("replay-none").hidden = false;
