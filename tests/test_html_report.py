@@ -11,10 +11,14 @@ from kinghill.agents import RandomAgent
 from kinghill.experiments.htmlreport import HeatMap, IntervalRow, Intervals, Table, render_page
 from kinghill.experiments.htmlreport.page import script_json
 from kinghill.experiments.htmlreport.replays import UNITS_PER_METRE, replay_data
-from kinghill.experiments.records.store import load_frame
+from kinghill.experiments.records.store import frames_in, load_frame
+from kinghill.experiments.tournaments.bracket_report import write_knockout_report
 from kinghill.experiments.tournaments.errors import TournamentError
+from kinghill.experiments.tournaments.frame_log import FrameLog
 from kinghill.experiments.tournaments.html_report import write_html_report
+from kinghill.experiments.tournaments.knockout import KnockoutConfig, run_knockout
 from kinghill.experiments.tournaments.round_robin import evaluate
+from kinghill.experiments.tournaments.runners import load_frame_player
 
 HOSTILE = "mypkg.agent:Mine?name=<script>alert(1)</script>"
 """A plug-in agent's spec that would run in a page that did not escape it."""
@@ -100,6 +104,17 @@ def test_a_run_without_records_says_so(tmp_path: Path) -> None:
     (tmp_path / "report.html").unlink()
     assert write_html_report(tmp_path) == tmp_path / "report.html"
     assert (tmp_path / "report.html").read_text() == page
+
+
+def test_a_recorded_knockout_replays_its_frames(tmp_path: Path) -> None:
+    config = KnockoutConfig(("random", "heuristic"), race=1, seed=2)
+    state = run_knockout(config, tmp_path, load_frame_player(), record=True)
+    write_knockout_report(tmp_path, config, state)
+    played = [record.frame for record in FrameLog(tmp_path).records()]
+    assert frames_in(tmp_path) == played
+    data = embedded_data((tmp_path / "report.html").read_text())
+    assert [f["frame"] for f in data["frames"]] == played
+    assert f"Champion: {state.champion}" in (tmp_path / "report.html").read_text()
 
 
 def test_replay_data_of_a_folder_without_records_is_empty(tmp_path: Path) -> None:

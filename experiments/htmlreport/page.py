@@ -10,6 +10,7 @@ and the page's script puts it on screen only through ``textContent``.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import math
@@ -143,7 +144,20 @@ class Intervals:
         )
 
 
-Part = Text | Table | HeatMap | Intervals
+@dataclass(frozen=True)
+class Picture:
+    """A PNG picture (e.g. a knockout's bracket) inlined in the page as a ``data:`` address."""
+
+    title: str
+    png: bytes
+    alt: str = ""
+
+    def html(self) -> str:
+        source = "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+        return f'<h2>{_e(self.title)}</h2><img class="picture" src="{source}" alt="{_e(self.alt)}">'
+
+
+Part = Text | Table | HeatMap | Intervals | Picture
 """What a page holds above its replay."""
 
 

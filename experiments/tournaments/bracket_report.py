@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kinghill.experiments.htmlreport import HTML_FILE, Part, Table, Text, write_page
+from kinghill.experiments.htmlreport import HTML_FILE, Part, Picture, Table, Text, write_page
 from kinghill.experiments.tournaments.bracket import Slot
 from kinghill.experiments.tournaments.knockout import KnockoutConfig, KnockoutState
 from kinghill.experiments.tournaments.report import markdown_table
@@ -223,11 +223,17 @@ def render_knockout_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def knockout_parts(report: dict[str, Any]) -> list[Part]:
-    """A knockout's page: settings, champion, one table per round, thinking time."""
+BRACKET_FILE = "bracket.png"
+
+
+def knockout_parts(report: dict[str, Any], bracket_png: bytes | None = None) -> list[Part]:
+    """A knockout's page: settings, champion, the bracket drawn (``bracket_png``, when given),
+    one table per round, thinking time."""
+    drawn = [] if bracket_png is None else [Picture("Bracket", bracket_png, "the bracket")]
     return [
         Text(knockout_settings(report)),
         Text(champion_line(report)),
+        *drawn,
         *(Table(round_title(e), ROUND_COLUMNS, round_rows(e)) for e in report["rounds"]),
         Table("Thinking time by round", THINKING_COLUMNS, thinking_rows(report)),
     ]
@@ -340,9 +346,10 @@ def write_knockout_report(out: Path, config: KnockoutConfig, state: KnockoutStat
     report = build_knockout_report(config, state)
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     (out / "report.md").write_text(render_knockout_markdown(report))
-    plot_bracket(report, out / "bracket.png")
-    write_page(out / HTML_FILE, "Knockout report", knockout_parts(report), records=out)
+    plot_bracket(report, out / BRACKET_FILE)
+    parts = knockout_parts(report, (out / BRACKET_FILE).read_bytes())
+    write_page(out / HTML_FILE, "Knockout report", parts, records=out)
     files = ", ".join(
-        str(out / name) for name in ("report.md", HTML_FILE, "report.json", "bracket.png")
+        str(out / name) for name in ("report.md", HTML_FILE, "report.json", BRACKET_FILE)
     )
     return f"{champion_line(report)}\n\nReport: {files}"

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from kinghill.experiments.htmlreport import HTML_FILE, write_page
-from kinghill.experiments.tournaments.bracket_report import knockout_parts
+from kinghill.experiments.tournaments.bracket_report import BRACKET_FILE, knockout_parts
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.knockout import FORMAT as KNOCKOUT
 from kinghill.experiments.tournaments.report import round_robin_parts
@@ -29,7 +29,9 @@ def write_html_report(run_dir: str | Path) -> Path:
     except (OSError, ValueError) as error:
         raise TournamentError(f"{folder}: no readable {REPORT_FILE} ({error})") from None
     if report.get("format") == KNOCKOUT:
-        title, parts = "Knockout report", knockout_parts(report)
+        bracket = folder / BRACKET_FILE
+        drawn = bracket.read_bytes() if bracket.is_file() else None
+        title, parts = "Knockout report", knockout_parts(report, drawn)
     else:
         title, parts = "Tournament report", round_robin_parts(report)
     return write_page(folder / HTML_FILE, title, parts, records=folder)
