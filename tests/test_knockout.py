@@ -396,6 +396,10 @@ def test_bracket_report_on_a_hand_made_result(tmp_path: Path) -> None:
     picture = np.asarray(Image.open(tmp_path / "bracket.png").convert("L"))
     assert picture.shape[0] > 200 and picture.shape[1] > 600
     assert (picture < 128).mean() > 0.005  # text and lines were drawn
+    page = (tmp_path / "report.html").read_text()  # the same tables, the bracket, no records
+    assert "Champion: ace" in page and "<h2>Round 2 (tournament round 4, 30 s a shot)</h2>" in page
+    assert '<img class="picture" src="data:image/png;base64,' in page
+    assert '"frames":[]' in page
 
 
 def test_report_of_an_unfinished_knockout(tmp_path: Path) -> None:

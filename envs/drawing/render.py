@@ -86,7 +86,7 @@ class ShotMarks:
         return cls(cue_ball, call.pocket, tuple(call_path(call, positions, spec)))
 
 
-def _overhang(geometry: TableGeometry) -> float:
+def cushion_overhang(geometry: TableGeometry) -> float:
     """How far the cushions reach outside the cushion noses (m); the pockets' holes, which run
     on under the rail, are drawn as far as the picture goes."""
     spec = geometry.spec
@@ -97,7 +97,7 @@ def _overhang(geometry: TableGeometry) -> float:
     )
 
 
-def _slate(geometry: TableGeometry) -> list[Point]:
+def slate_outline(geometry: TableGeometry) -> list[Point]:
     """The cloth inside the cushions' backs: every facing's outer end, in order around the table.
 
     Cushions drawn over it leave the playing area, the pocket throats between the facings and
@@ -176,7 +176,7 @@ class TableRenderer:
         self.spec = spec
         self.overlay_lines = overlay_lines
         self.geometry = TableGeometry.from_spec(spec)
-        border = _overhang(self.geometry) + RAIL_WIDTH
+        border = cushion_overhang(self.geometry) + RAIL_WIDTH
         self._scale = width_px / (spec.length + 2 * border)
         self._border_px = border * self._scale
         table_h = math.ceil((spec.width + 2 * border) * self._scale)
@@ -239,7 +239,7 @@ class TableRenderer:
         picture = Image.new("RGB", (width, height), OVERLAY_BACK)
         pen = ImageDraw.Draw(picture)
         pen.rectangle((0, 0, width - 1, self._overlay_top * k - 1), fill=WOOD)
-        pen.polygon(self._points(_slate(geometry)), fill=CLOTH)
+        pen.polygon(self._points(slate_outline(geometry)), fill=CLOTH)
         for pocket in geometry.pockets.values():
             ((c, r),) = self._points([pocket.capture_centre])
             radius = pocket.capture_radius * self._scale * k

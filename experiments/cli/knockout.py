@@ -108,9 +108,17 @@ def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
     )
 
 
-def play(config: KnockoutConfig, out: Path, player: FramePlayer, runner: FrameRunner) -> str:
-    """Play or resume the knockout in ``out``, write its report and return the summary."""
-    return write_knockout_report(out, config, run_knockout(config, out, player, runner))
+def play(
+    config: KnockoutConfig,
+    out: Path,
+    player: FramePlayer,
+    runner: FrameRunner,
+    record: bool = False,
+) -> str:
+    """Play or resume the knockout in ``out`` (with ``record``, keeping the shot records),
+    write its report and return the summary."""
+    state = run_knockout(config, out, player, runner, record=record)
+    return write_knockout_report(out, config, state)
 
 
 def report_only(out: Path) -> str:

@@ -49,8 +49,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "in half of them), execution noise on. Knockout (--format knockout): single "
             "elimination in races to N frames, the clock of section 12 tightening from round 3. "
             "Frames are appended to DIR/frames.jsonl as they end; run the same command again to "
-            "resume where it stopped. The report goes to DIR/report.md, DIR/report.json and "
-            "DIR/ratings.png (a knockout: DIR/bracket.png)."
+            "resume where it stopped. The report goes to DIR/report.md, DIR/report.html (a page "
+            "that replays the frames kept with --record), DIR/report.json and DIR/ratings.png "
+            "(a knockout: DIR/bracket.png)."
         ),
         epilog="examples: kinghill tournament --agents random heuristic --frames 20 --out runs/t1; "
         "kinghill tournament --format knockout --agents search heuristic random --race 3 "
@@ -109,7 +110,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "--record",
         action="store_true",
         help="keep every decision of every frame (position, action, shot as played, events, "
-        "ruling, time) in DIR/records/, for kinghill replay and kinghill export",
+        "ruling, time) in DIR/records/, for kinghill replay, kinghill export and the replays "
+        "of DIR/report.html",
     )
     parser.add_argument(
         "--report-only",
@@ -133,12 +135,12 @@ def run(args: argparse.Namespace) -> int:
         if knockout_cli.is_knockout(args) and args.report_only:
             summary = knockout_cli.report_only(args.out)
         elif knockout_cli.is_knockout(args):
-            if args.record:
-                raise UsageError("keeps the records of round robins only", "--record")
+            if args.record and args.player != DEFAULT_PLAYER:
+                raise UsageError("needs the built-in frame player (leave out --player)", "--record")
             config = knockout_cli.config_from_args(args)
             player, runner = _start(args)
             with _sigterm_as_interrupt():
-                summary = knockout_cli.play(config, args.out, player, runner)
+                summary = knockout_cli.play(config, args.out, player, runner, args.record)
         else:
             summary = _round_robin(args)
     except TournamentError as error:

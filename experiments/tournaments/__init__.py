@@ -13,7 +13,9 @@ subcommands load no agents):
   :func:`run_tournament` the round robin it runs, from a config and a frame player;
 - :func:`run_knockout` (``kinghill tournament --format knockout``);
 - :func:`replay` (``kinghill replay``) and :func:`export_dataset` (``kinghill export``): what
-  recorded frames become.
+  recorded frames become;
+- :func:`write_html_report` (``kinghill tournament --report-only``): a run folder's
+  ``report.html`` written again.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ _HOMES = {
     "run_knockout": "kinghill.experiments.tournaments.knockout",
     "replay": "kinghill.experiments.records.replay",
     "export_dataset": "kinghill.experiments.records.dataset",
+    "write_html_report": "kinghill.experiments.tournaments.html_report",
 }
 
 __all__ = sorted(_HOMES)

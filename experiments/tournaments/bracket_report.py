@@ -1,5 +1,6 @@
 """Knockout report: ``report.json`` (for scripts), ``report.md`` (who met whom, scores, time fouls
-and extensions, thinking time by round, the champion) and ``bracket.png`` (the bracket drawn).
+and extensions, thinking time by round, the champion), ``bracket.png`` (the bracket drawn) and
+``report.html`` (the tables and the recorded frames replayed).
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kinghill.experiments.htmlreport import HTML_FILE, Part, Picture, Table, Text, write_page
 from kinghill.experiments.tournaments.bracket import Slot
 from kinghill.experiments.tournaments.knockout import KnockoutConfig, KnockoutState
+from kinghill.experiments.tournaments.report import markdown_table
 
 MATCH_FIELDS = (
     "wins",
@@ -96,8 +99,32 @@ def _clock_text(clock: float | None) -> str:
     return "untimed" if clock is None else f"{clock:g} s a shot"
 
 
-def render_knockout_markdown(report: dict[str, Any]) -> str:
-    """The report as Markdown: settings, champion, one table per round, thinking time."""
+ROUND_COLUMNS = (
+    "match",
+    "higher seed",
+    "score",
+    "lower seed",
+    "winner",
+    "frames",
+    "fouls",
+    "time fouls",
+    "extensions",
+)
+THINKING_COLUMNS = (
+    "round",
+    "clock",
+    "agent",
+    "opponent",
+    "frames won–lost",
+    "decisions",
+    "s/decision",
+    "time fouls",
+    "extensions",
+)
+
+
+def knockout_settings(report: dict[str, Any]) -> str:
+    """The report's first line: entrants by seed, the matches, seed, noise, shot limit, clock."""
     config = report["config"]
     options = config["options"]
     entrants = ", ".join(f"{n}. {name}" for n, name in enumerate(config["agents"], start=1))
@@ -106,61 +133,110 @@ def render_knockout_markdown(report: dict[str, Any]) -> str:
         if config["clock"]
         else "off (12.1)"
     )
-    champion = report["champion"]
-    lines = [
-        "# Knockout report",
-        "",
+    return (
         f"Entrants by seed: {entrants} (seeding: {config['seeding']}). "
         f"Matches: race to {config['race']}, break alternating. Seed: {config['seed']}. "
         f"Noise: {'on' if options['noise'] else 'off'}. Shot limit: {options['max_shots']}. "
-        f"Time control: {clock}.",
-        "",
-        f"**Champion: {champion}**" if champion else "**Champion: not decided yet**",
-    ]
+        f"Time control: {clock}."
+    )
+
+
+def round_title(entry: dict[str, Any]) -> str:
+    """A round's heading: its number, the tournament round and the clock."""
+    return (
+        f"Round {entry['round']} (tournament round {entry['tournament_round']}, "
+        f"{_clock_text(entry['clock'])})"
+    )
+
+
+def round_rows(entry: dict[str, Any]) -> list[list[str]]:
+    """A round's table (:data:`ROUND_COLUMNS`): one row a match, byes and matches to play too."""
+    rows = []
+    for match in entry["matches"]:
+        a, b = (name or "–" for name in match["agents"])
+        number = str(match["index"] + 1)
+        if match["bye"]:
+            rows.append([number, a, "bye", "–", a, "–", "–", "–", "–"])
+        elif "frames" not in match:
+            rows.append([number, a, "to play", b, "–", "–", "–", "–", "–"])
+        else:
+            drawn = f" ({match['draws']} drawn)" if match["draws"] else ""
+            capped = ", frame cap" if match["decided_by"] == "frame cap" else ""
+            rows.append(
+                [
+                    number,
+                    a,
+                    f"{match['wins'][0]}–{match['wins'][1]}{capped}",
+                    b,
+                    match["winner"] or "playing",
+                    f"{match['frames']}{drawn}",
+                    _pair(match["fouls"]),
+                    _pair(match["time_fouls"]),
+                    _pair(match["extensions"]),
+                ]
+            )
+    return rows
+
+
+def thinking_rows(report: dict[str, Any]) -> list[list[str]]:
+    """The thinking-time table (:data:`THINKING_COLUMNS`), per round and agent."""
+    rows = []
+    for row in report["thinking"]:
+        per = row["seconds_per_decision"]
+        rows.append(
+            [
+                str(row["round"]),
+                _clock_text(row["clock"]),
+                row["agent"],
+                row["opponent"],
+                f"{row['frames_won']}–{row['frames_lost']}",
+                str(row["decisions"]),
+                "–" if per is None else f"{per:.2f}",
+                str(row["time_fouls"]),
+                str(row["extensions"]),
+            ]
+        )
+    return rows
+
+
+def champion_line(report: dict[str, Any]) -> str:
+    """Who won the knockout, or that it is not decided yet."""
+    return f"Champion: {report['champion'] or 'not decided yet'}"
+
+
+def render_knockout_markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown: settings, champion, one table per round, thinking time."""
+    lines = ["# Knockout report", "", knockout_settings(report), "", f"**{champion_line(report)}**"]
     for entry in report["rounds"]:
         lines += [
             "",
-            f"## Round {entry['round']} (tournament round {entry['tournament_round']}, "
-            f"{_clock_text(entry['clock'])})",
+            f"## {round_title(entry)}",
             "",
-            "| match | higher seed | score | lower seed | winner | frames | fouls "
-            "| time fouls | extensions |",
-            "|---|---|---|---|---|---|---|---|---|",
+            *markdown_table(ROUND_COLUMNS, round_rows(entry)),
         ]
-        for match in entry["matches"]:
-            a, b = (name or "–" for name in match["agents"])
-            number = match["index"] + 1
-            if match["bye"]:
-                lines.append(f"| {number} | {a} | bye | – | {a} | – | – | – | – |")
-                continue
-            if "frames" not in match:
-                lines.append(f"| {number} | {a} | to play | {b} | – | – | – | – | – |")
-                continue
-            drawn = f" ({match['draws']} drawn)" if match["draws"] else ""
-            capped = ", frame cap" if match["decided_by"] == "frame cap" else ""
-            lines.append(
-                f"| {number} | {a} | {match['wins'][0]}–{match['wins'][1]}{capped} | {b} "
-                f"| {match['winner'] or 'playing'} | {match['frames']}{drawn} "
-                f"| {_pair(match['fouls'])} | {_pair(match['time_fouls'])} "
-                f"| {_pair(match['extensions'])} |"
-            )
     lines += [
         "",
         "## Thinking time by round",
         "",
-        "| round | clock | agent | opponent | frames won–lost | decisions | s/decision "
-        "| time fouls | extensions |",
-        "|---|---|---|---|---|---|---|---|---|",
+        *markdown_table(THINKING_COLUMNS, thinking_rows(report)),
     ]
-    for row in report["thinking"]:
-        per = row["seconds_per_decision"]
-        lines.append(
-            f"| {row['round']} | {_clock_text(row['clock'])} | {row['agent']} | {row['opponent']} "
-            f"| {row['frames_won']}–{row['frames_lost']} | {row['decisions']} "
-            f"| {'–' if per is None else f'{per:.2f}'} | {row['time_fouls']} "
-            f"| {row['extensions']} |"
-        )
     return "\n".join(lines) + "\n"
+
+
+BRACKET_FILE = "bracket.png"
+
+
+def knockout_parts(report: dict[str, Any], bracket_png: bytes | None = None) -> list[Part]:
+    """A knockout's page: settings, champion, the bracket drawn (``bracket_png``, when given),
+    one table per round, thinking time."""
+    drawn = [] if bracket_png is None else [Picture("Bracket", bracket_png, "the bracket")]
+    return [
+        Text(knockout_settings(report)),
+        Text(champion_line(report)),
+        *drawn,
+        *(Table(round_title(e), ROUND_COLUMNS, round_rows(e)) for e in report["rounds"]),
+        Table("Thinking time by round", THINKING_COLUMNS, thinking_rows(report)),
+    ]
 
 
 def _pair(values: Sequence[int]) -> str:
@@ -265,13 +341,15 @@ def _draw_match(axes: Any, x: float, y: float, match: dict[str, Any]) -> None:
 
 
 def write_knockout_report(out: Path, config: KnockoutConfig, state: KnockoutState) -> str:
-    """Write ``report.json``, ``report.md`` and ``bracket.png`` in ``out``; return a summary."""
+    """Write ``report.json``, ``report.md``, ``bracket.png`` and ``report.html`` (with the frames
+    recorded in ``out``) in ``out``; return a summary."""
     report = build_knockout_report(config, state)
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     (out / "report.md").write_text(render_knockout_markdown(report))
-    plot_bracket(report, out / "bracket.png")
-    champion = report["champion"] or "not decided yet"
-    return (
-        f"Champion: {champion}\n\n"
-        f"Report: {out / 'report.md'}, {out / 'report.json'}, {out / 'bracket.png'}"
+    plot_bracket(report, out / BRACKET_FILE)
+    parts = knockout_parts(report, (out / BRACKET_FILE).read_bytes())
+    write_page(out / HTML_FILE, "Knockout report", parts, records=out)
+    files = ", ".join(
+        str(out / name) for name in ("report.md", HTML_FILE, "report.json", BRACKET_FILE)
     )
+    return f"{champion_line(report)}\n\nReport: {files}"

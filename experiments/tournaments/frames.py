@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -99,6 +100,22 @@ class FramePlayer(Protocol):
 
     def __call__(
         self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome: ...
+
+
+class RecordingFramePlayer(Protocol):
+    """A frame player that can also write the frame's shot record in a folder, named by the
+    frame's index, as :func:`~kinghill.experiments.tournaments.frame_player.play_frame` does."""
+
+    def __call__(
+        self,
+        agent_a: str,
+        agent_b: str,
+        seed: int,
+        options: FrameOptions,
+        *,
+        record: Path | None = None,
+        frame_index: int = 0,
     ) -> FrameOutcome: ...
 
 

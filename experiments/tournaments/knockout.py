@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kinghill.envs.rules import ShotClock
 from kinghill.experiments.tournaments.bracket import Slot, bracket, bracket_size, champion
@@ -25,6 +26,7 @@ from kinghill.experiments.tournaments.frames import (
     FrameOutcome,
     FramePlayer,
     FrameTask,
+    RecordingFramePlayer,
     frame_seed,
     play_task,
 )
@@ -197,14 +199,20 @@ def knockout_state(
 
 @dataclass(frozen=True)
 class _RoundPlayer:
-    """Plays a frame task with the options of its bracket round (picklable for workers)."""
+    """Plays a frame task with the options of its bracket round (picklable for workers); with
+    ``record``, the player writes the frame's shot record there, named by the frame's index."""
 
     config: KnockoutConfig
     player: FramePlayer
+    record: Path | None = None
 
     def __call__(self, task: FrameTask) -> FrameOutcome:
         options = self.config.round_options(self.config.round_of_frame(task.frame))
-        return play_task(self.player, options, task)
+        player = self.player
+        if self.record is not None:
+            recording = cast(RecordingFramePlayer, player)  # run_knockout(record=True) needs one
+            player = partial(recording, record=self.record, frame_index=task.frame)
+        return play_task(player, options, task)
 
 
 def run_knockout(
@@ -213,11 +221,16 @@ def run_knockout(
     player: FramePlayer,
     runner: FrameRunner = in_process,
     progress: bool | None = None,
+    record: bool = False,
 ) -> KnockoutState:
     """Play the knockout ``config`` in ``out`` to its champion, resuming from the frames already
     recorded there; returns the decided bracket.
 
     :param progress: show a progress bar; ``None`` shows it on a terminal only.
+    :param record: write every frame's shot record to ``out/records``
+        (:mod:`kinghill.experiments.records.store`); the player must take ``record=`` and
+        ``frame_index=`` as the built-in one does
+        (:func:`~kinghill.experiments.tournaments.frame_player.play_frame`).
     """
     log = FrameLog(out)
     log.claim(config)
@@ -228,7 +241,14 @@ def run_knockout(
     def describe(tasks: Sequence[FrameTask]) -> str:
         return f"round {config.round_of_frame(tasks[0].frame)}"
 
-    played = play_into(log, _RoundPlayer(config, player), needed, runner, progress, describe)
+    played = play_into(
+        log,
+        _RoundPlayer(config, player, out if record else None),
+        needed,
+        runner,
+        progress,
+        describe,
+    )
     return knockout_state(config, played)
 
 

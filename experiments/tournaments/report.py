@@ -1,4 +1,5 @@
-"""Tournament report: ``report.json`` (all numbers), ``report.md`` (tables), ``ratings.png``.
+"""Tournament report: ``report.json`` (all numbers), ``report.md`` (tables), ``ratings.png``,
+``report.html`` (the tables, a heat map of the win rates and the recorded frames replayed).
 
 Truncated frames are draws worth half a point to each agent (see ``stats``).
 """
@@ -13,6 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kinghill.experiments.htmlreport import (
+    HTML_FILE,
+    HeatMap,
+    IntervalRow,
+    Intervals,
+    Part,
+    Table,
+    Text,
+    write_page,
+)
 from kinghill.experiments.tournaments.frames import SEAT_FIELDS, seat_totals
 from kinghill.experiments.tournaments.stats import (
     Interval,
@@ -255,79 +266,172 @@ def build_report(
     }
 
 
-def _fmt(value: Any, digits: int = 2) -> str:
+def format_number(value: Any, digits: int = 2) -> str:
+    """A report's number with ``digits`` decimals, or a dash for none."""
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def _fmt_interval(value: dict[str, float] | None, digits: int = 2) -> str:
+def format_interval(value: dict[str, float] | None, digits: int = 2) -> str:
+    """A report's interval as ``estimate [low, high]``, or a dash for none."""
     if value is None:
         return "–"
-    low, high = _fmt(value["low"], digits), _fmt(value["high"], digits)
-    return f"{_fmt(value['estimate'], digits)} [{low}, {high}]"
+    low, high = format_number(value["low"], digits), format_number(value["high"], digits)
+    return f"{format_number(value['estimate'], digits)} [{low}, {high}]"
+
+
+RATING_COLUMNS = (
+    "agent",
+    "Bradley-Terry Elo [95%]",
+    "sequential Elo",
+    "score [Wilson 95%]",
+    "frames",
+)
+PLAY_COLUMNS = (
+    "agent",
+    "shots/frame",
+    "fouls/frame",
+    "legal pots/visit",
+    "colour pots [Wilson 95%]",
+    "colour attempts",
+    "s/decision",
+    "time fouls",
+    "errors",
+)
+
+
+def ranked_names(report: dict[str, Any]) -> list[str]:
+    """The report's agents, best Bradley-Terry rating first (unrated ones as if rated 0)."""
+    agents = report["agents"]
+    return sorted(
+        agents, key=lambda n: -(agents[n]["bradley_terry_elo"] or {"estimate": 0})["estimate"]
+    )
+
+
+def settings_lines(report: dict[str, Any]) -> list[str]:
+    """The report's first lines: who played under which settings, how many frames, the breaker's
+    share."""
+    config = report["config"]
+    options = config["options"]
+    clock = f"round {options['round']}" if options["round"] is not None else "off"
+    return [
+        f"Agents: {', '.join(report['agents'])}. Frames per pair: {config['frames']} "
+        f"(seats swapped). Seed: {config['seed']}. Noise: {_noise_text(options)}. "
+        f"Time control: {clock}. Shot limit: {options['max_shots']}.",
+        f"Frames played: {report['frames_played']} of {report['frames_scheduled']}; "
+        f"truncated (draws, half a point each): {report['truncated_frames']}. "
+        f"Breaker (seat 0) wins: {format_interval(report['breaker_wins'])}.",
+    ]
+
+
+def rating_rows(report: dict[str, Any]) -> list[list[str]]:
+    """The ratings table (:data:`RATING_COLUMNS`), best rated first."""
+    agents = report["agents"]
+    return [
+        [
+            name,
+            format_interval(agents[name]["bradley_terry_elo"], 0),
+            format_number(agents[name]["sequential_elo"], 0),
+            format_interval(agents[name]["score"]),
+            str(agents[name]["frames"]),
+        ]
+        for name in ranked_names(report)
+    ]
+
+
+def win_rate_cells(report: dict[str, Any]) -> list[list[str]]:
+    """``[i][j]``: agent i's score against agent j with its Wilson interval (empty on the
+    diagonal), agents in the tournament's order."""
+    names = list(report["agents"])
+    return [
+        [
+            "" if col == row else format_interval(report["win_rates"][row][col]["win_rate"])
+            for col in names
+        ]
+        for row in names
+    ]
+
+
+def play_rows(report: dict[str, Any]) -> list[list[str]]:
+    """The per-agent play table (:data:`PLAY_COLUMNS`), in the tournament's order."""
+    return [
+        [
+            name,
+            format_number(a["shots_per_frame"], 1),
+            format_number(a["fouls_per_frame"]),
+            format_number(a["legal_pots_per_visit"]),
+            format_interval(a["colour_pot_success"]),
+            str(a["colour_attempts"]),
+            format_number(a.get("seconds_per_decision"), 3),
+            str(a["time_fouls"]),
+            str(a["errors"]),
+        ]
+        for name, a in report["agents"].items()
+    ]
+
+
+def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A Markdown table's lines."""
+    return [
+        "|" + "|".join(f" {c} " if c else " " for c in columns) + "|",
+        "|---" * len(columns) + "|",
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
 
 
 def render_markdown(report: dict[str, Any]) -> str:
     """The report as Markdown tables."""
-    config, agents = report["config"], report["agents"]
-    names = list(agents)
-    ranked = sorted(
-        names, key=lambda n: -(agents[n]["bradley_terry_elo"] or {"estimate": 0})["estimate"]
-    )
-    options = config["options"]
-    clock = f"round {options['round']}" if options["round"] is not None else "off"
+    names = list(report["agents"])
+    matrix = [
+        [f"**{name}**", *cells] for name, cells in zip(names, win_rate_cells(report), strict=True)
+    ]
     lines = [
         "# Tournament report",
         "",
-        f"Agents: {', '.join(names)}. Frames per pair: {config['frames']} (seats swapped). "
-        f"Seed: {config['seed']}. Noise: {_noise_text(options)}. "
-        f"Time control: {clock}. Shot limit: {options['max_shots']}.",
-        f"Frames played: {report['frames_played']} of {report['frames_scheduled']}; "
-        f"truncated (draws, half a point each): {report['truncated_frames']}. "
-        f"Breaker (seat 0) wins: {_fmt_interval(report['breaker_wins'])}.",
+        *settings_lines(report),
         "",
         "## Ratings",
         "",
         report["ratings"] + ".",
         "",
-        "| agent | Bradley-Terry Elo [95%] | sequential Elo | score [Wilson 95%] | frames |",
-        "|---|---|---|---|---|",
-    ]
-    for name in ranked:
-        a = agents[name]
-        lines.append(
-            f"| {name} | {_fmt_interval(a['bradley_terry_elo'], 0)} "
-            f"| {_fmt(a['sequential_elo'], 0)} | {_fmt_interval(a['score'])} | {a['frames']} |"
-        )
-    lines += [
+        *markdown_table(RATING_COLUMNS, rating_rows(report)),
         "",
         "## Win rates (row against column, Wilson 95%)",
         "",
-        "| | " + " | ".join(names) + " |",
-        "|---" * (len(names) + 1) + "|",
-    ]
-    for row in names:
-        cells = [
-            "" if col == row else _fmt_interval(report["win_rates"][row][col]["win_rate"])
-            for col in names
-        ]
-        lines.append(f"| **{row}** | " + " | ".join(cells) + " |")
-    lines += [
+        *markdown_table(["", *names], matrix),
         "",
         "## Play",
         "",
-        "| agent | shots/frame | fouls/frame | legal pots/visit | colour pots [Wilson 95%] "
-        "| colour attempts | s/decision | time fouls | errors |",
-        "|---|---|---|---|---|---|---|---|---|",
+        *markdown_table(PLAY_COLUMNS, play_rows(report)),
     ]
-    for name in names:
-        a = agents[name]
-        lines.append(
-            f"| {name} | {_fmt(a['shots_per_frame'], 1)} | {_fmt(a['fouls_per_frame'])} "
-            f"| {_fmt(a['legal_pots_per_visit'])} | {_fmt_interval(a['colour_pot_success'])} "
-            f"| {a['colour_attempts']} | {_fmt(a.get('seconds_per_decision'), 3)} "
-            f"| {a['time_fouls']} | {a['errors']} |"
-        )
     return "\n".join(lines) + "\n"
+
+
+def round_robin_parts(report: dict[str, Any]) -> list[Part]:
+    """A round robin's page: settings, ratings (chart and table), win rates, play."""
+    agents = report["agents"]
+    rated = [
+        IntervalRow(name, r["estimate"], r["low"], r["high"])
+        for name in ranked_names(report)
+        if (r := agents[name]["bradley_terry_elo"]) is not None
+    ]
+    names = list(agents)
+    values = [
+        [None if a == b else report["win_rates"][a][b]["win_rate"]["estimate"] for b in names]
+        for a in names
+    ]
+    return [
+        *(Text(line) for line in settings_lines(report)),
+        Intervals("Ratings", rated, "Bradley-Terry rating (Elo scale), 95% interval"),
+        Table("Rating table", RATING_COLUMNS, rating_rows(report), note=report["ratings"] + "."),
+        HeatMap(
+            "Win rates (row against column, Wilson 95%)",
+            names,
+            values,
+            win_rate_cells(report),
+            note="Each cell: the row agent's score against the column agent (draws half).",
+        ),
+        Table("Play", PLAY_COLUMNS, play_rows(report)),
+    ]
 
 
 def plot_ratings(report: dict[str, Any], path: Path) -> None:
@@ -368,18 +472,23 @@ def write_report(
 
 def save_report(out: Path, report: dict[str, Any]) -> str:
     """Write a report built by :func:`build_report` to ``out`` (``report.json``, ``report.md``,
-    ``ratings.png``); return its ratings table and where the files are."""
+    ``ratings.png``, ``report.html`` with the frames recorded in ``out``); return its ratings
+    table and where the files are."""
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     markdown = render_markdown(report)
     (out / "report.md").write_text(markdown)
     plot_ratings(report, out / "ratings.png")
+    write_page(out / HTML_FILE, "Tournament report", round_robin_parts(report), records=out)
     return summary(markdown, out)
 
 
 def summary(markdown: str, out: Path) -> str:
     """The ratings table of a rendered report and where its files are, for the terminal."""
     ratings = markdown.split("## Ratings")[1].split("## Win rates")[0].strip()
-    return f"{ratings}\n\nReport: {out / 'report.md'}, {out / 'report.json'}, {out / 'ratings.png'}"
+    files = ", ".join(
+        str(out / name) for name in ("report.md", HTML_FILE, "report.json", "ratings.png")
+    )
+    return f"{ratings}\n\nReport: {files}"
 
 
 def _noise_text(options: dict[str, Any]) -> str:

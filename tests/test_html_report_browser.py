@@ -1,0 +1,162 @@
+"""report.html in a real headless Chromium (driven by Playwright, network off): it loads without
+console errors, a frame plays, the picture at the end of a shot shows the balls where the record
+puts them, a hostile agent spec is shown as text, and the page requests nothing.
+
+Skipped when Playwright or a Chromium is missing (Debian: ``apt-get install chromium``;
+``pip install playwright``, in the dev extra); CI installs both (``.ci/run``)."""
+
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kinghill.agents import RandomAgent
+from kinghill.envs.drawing.render import CLOTH, COLOURED_FILL, COLOURED_RING, CUSHION, IVORY, WOOD
+from kinghill.experiments.records.store import load_frame
+from kinghill.experiments.tournaments.round_robin import evaluate
+from kinghill.physics import COLOURED
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (the dev extra)")
+CHROMIUM = os.environ.get("KINGHILL_CHROMIUM") or next(
+    filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found (apt-get install chromium, or KINGHILL_CHROMIUM)"
+)
+
+HOSTILE = "mypkg.agent:Mine?name=<script>alert(1)</script>"
+
+
+class Visit:
+    """A page opened with the network off, and everything it did: console messages, errors,
+    dialogs and requests."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page, self.url = page, url
+        self.console: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", lambda m: self.console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("dialog", self._dialog)
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.route("**/*", self._route)
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _route(self, route: Any) -> None:
+        if route.request.url == self.url:
+            route.continue_()
+        else:
+            route.abort()
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two recorded frames, random (named by a hostile spec) against heuristic."""
+    out = tmp_path_factory.mktemp("browser")
+    evaluate({HOSTILE: RandomAgent, "heuristic": "heuristic"}, 2, out=out, record=True, seed=3)
+    return out
+
+
+@pytest.fixture(scope="module")
+def visit(run_dir: Path) -> Iterator[Visit]:
+    url = (run_dir / "report.html").resolve().as_uri()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context(offline=True, viewport={"width": 1600, "height": 1200})
+        page = context.new_page()
+        opened = Visit(page, url)
+        page.goto(url)
+        page.wait_for_function("() => window.kinghillReplay !== undefined")
+        yield opened
+        browser.close()
+
+
+def test_the_page_loads_without_errors_and_requests_nothing(visit: Visit) -> None:
+    assert visit.errors == []
+    assert [m for m in visit.console if m[0] in ("error", "warning")] == []
+    assert visit.requests == [visit.url]
+
+
+def test_a_hostile_agent_spec_is_shown_as_text(visit: Visit) -> None:
+    page = visit.page
+    headers = page.eval_on_selector_all("th", "cells => cells.map(c => c.textContent)")
+    assert HOSTILE in headers
+    frames = page.eval_on_selector_all("#replay-frame option", "os => os.map(o => o.textContent)")
+    assert all(HOSTILE in text for text in frames)
+    assert page.eval_on_selector_all("script", "s => s.length") == 2
+    assert visit.dialogs == []
+
+
+def test_a_frame_plays(visit: Visit) -> None:
+    page = visit.page
+    page.evaluate("kinghillReplay.seek(0, 0)")
+    page.click("#replay-play")
+    page.wait_for_function("() => kinghillReplay.state().time > 0.2")
+    assert page.text_content("#replay-play") == "Pause"
+    page.click("#replay-play")
+    assert page.evaluate("kinghillReplay.state().playing") is False
+
+
+def test_the_shot_list_jumps_and_shows_each_ruling(visit: Visit, run_dir: Path) -> None:
+    page = visit.page
+    page.select_option("#replay-frame", "1")
+    record = load_frame(run_dir, 1)
+    items = page.eval_on_selector_all("#replay-shots li", "ls => ls.map(l => l.textContent)")
+    assert len(items) == len(record.decisions)
+    for text, decision in zip(items, record.decisions, strict=True):
+        assert decision.ruling is None or str(decision.ruling) in text
+    last = len(items) - 1
+    page.click(f"#replay-shots li:nth-child({last + 1})")
+    assert page.evaluate("kinghillReplay.state().decision") == last
+    assert page.text_content("#replay-ruling") == str(record.decisions[last].ruling)
+
+
+PALETTE = {"ivory": IVORY, "coloured": COLOURED_FILL, "ring": COLOURED_RING, "cloth": CLOTH}
+PALETTE.update(cushion=CUSHION, wood=WOOD)
+
+
+def _looks(picture: Any, xy: tuple[float, float]) -> str:
+    """The name of the table colour nearest to the picture's pixel at ``xy``."""
+    seen = picture.getpixel((round(xy[0]), round(xy[1])))[:3]
+    return min(
+        PALETTE, key=lambda n: sum((a - b) ** 2 for a, b in zip(seen, PALETTE[n], strict=True))
+    )
+
+
+def test_the_end_of_a_shot_shows_the_balls_where_the_record_puts_them(
+    visit: Visit, run_dir: Path
+) -> None:
+    from PIL import Image
+
+    page = visit.page
+    record = load_frame(run_dir, 0)
+    number = next(i for i, d in enumerate(record.decisions) if d.played is not None)
+    final = record.decisions[number].resimulate().final
+    page.select_option("#replay-frame", "0")
+    page.evaluate(f"kinghillReplay.seek({number}, Infinity)")
+    state = page.evaluate("kinghillReplay.state()")
+    assert state["time"] == state["duration"]
+    box = page.locator("#replay-canvas").bounding_box()
+    width = page.eval_on_selector("#replay-canvas", "c => c.width")
+    ratio = box["width"] / width
+    picture = Image.open(io.BytesIO(page.locator("#replay-canvas").screenshot())).convert("RGB")
+    table = page.evaluate("JSON.parse(document.getElementById('kinghill-data').textContent).table")
+    left, _, right, top = table["view"]  # the picture: x to the right, y up, as TableRenderer's
+    scale = width / (right - left) * ratio
+    for ball in final.balls_on_table():
+        x, y = (round(v * 10_000) for v in final.positions[ball])
+        assert state["balls"][ball] == [x, y]
+        column, row = (x + table["ball_radius"] / 2 - left) * scale, (top - y) * scale
+        expected = ("coloured", "ring") if ball == COLOURED else ("ivory",)
+        assert _looks(picture, (column, row)) in expected, ball
+    gone = [ball for ball in range(8) if not final.on_table[ball]]
+    assert all(state["balls"][ball] is None for ball in gone)
