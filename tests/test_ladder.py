@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kinghill.experiments.ladder.errors import LadderError
+from kinghill.experiments.ladder.html import write_ladder_page
 from kinghill.experiments.ladder.play import build_zoo, ladder
 from kinghill.experiments.ladder.rating import anchored_ratings, rating_against
 from kinghill.experiments.ladder.report import ladder_markdown
@@ -124,6 +125,11 @@ def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
     assert stats.decision_mean == pytest.approx(0.32 / 5)
     assert time_bin(0.1) == 30 and stats.decision_p95 == pytest.approx(0.1)
     assert "**strong**" in ladder_markdown(first)
+    page = write_ladder_page(first, tmp_path / "ladder.html").read_text(encoding="utf-8")
+    assert "Scores, row against column (draws half)" in page and "Standings" in page
+    for agent in ("strong", "weak", "random@1", "heuristic@1", "middle@1"):
+        assert f"<th>{agent}</th>" in page  # a row of the heat map each
+    assert "http://" not in page and "https://" not in page and "<script src" not in page
 
 
 def test_the_zoo_page_shows_what_is_built(tmp_path: Path) -> None:

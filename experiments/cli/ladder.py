@@ -75,11 +75,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--json", type=output_file(".json"), metavar="FILE", help="also write the result as JSON"
     )
+    parser.add_argument(
+        "--html",
+        type=output_file(".html"),
+        metavar="FILE",
+        help="also write the result as a self-contained HTML page (ratings, standings, the "
+        "score matrix as a heat map)",
+    )
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the zoo, write its page, or rate the agents, as asked."""
+    from kinghill.experiments.ladder.html import write_ladder_page
     from kinghill.experiments.ladder.play import DEFAULT_CACHE, build_zoo, ladder
     from kinghill.experiments.ladder.report import ladder_markdown
     from kinghill.experiments.ladder.zoo import ZOO_FILE, condition_name
@@ -113,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
             print(ladder_markdown(result))
             if args.json is not None:
                 args.json.write_text(json.dumps(asdict(result), indent=1) + "\n", encoding="utf-8")
+            if args.html is not None:
+                print(f"page: {write_ladder_page(result, args.html)}")
     except TournamentError as error:
         parameter = error.parameter
         argument = None if parameter is None else ARGUMENTS.get(parameter, flag(parameter))

@@ -10,11 +10,10 @@ from kinghill.experiments.ladder.standings import LadderResult, Standing
 from kinghill.experiments.ladder.zoo import condition_name
 from kinghill.experiments.tournaments.stats import Interval
 
-STANDINGS_HEADER = (
-    "| rank | agent | rating [95%] | Nash weight | Nash skill | break-and-run | pots/visit "
-    "| colour calls | fouls/frame | shots/frame | s/decision | p95 s | frames |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-)
+STANDINGS_COLUMNS = (
+    "rank", "agent", "rating [95%]", "Nash weight", "Nash skill", "break-and-run", "pots/visit",
+    "colour calls", "fouls/frame", "shots/frame", "s/decision", "p95 s", "frames",
+)  # fmt: skip
 
 
 def _number(value: float, digits: int = 2) -> str:
@@ -29,32 +28,51 @@ def _rating(rating: Interval) -> str:
     return f"{rating.estimate:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
 
 
+def standings_rows(standings: Sequence[Standing]) -> list[list[str]]:
+    """The standings' cells (:data:`STANDINGS_COLUMNS`), best rated first."""
+    rows = []
+    for s in sorted(standings, key=lambda s: -s.rating.estimate):
+        st = s.stats
+        rows.append(
+            [
+                str(s.rank),
+                s.id,
+                _rating(s.rating),
+                f"{s.nash_mass:.2f}",
+                f"{s.nash_skill:.2f}",
+                _number(st.break_and_run),
+                _number(st.pots_per_visit),
+                _number(st.colour_success),
+                _number(st.fouls_per_frame),
+                _number(st.shots_per_frame, 1),
+                _seconds(st.decision_mean),
+                _seconds(st.decision_p95),
+                str(st.frames),
+            ]  # fmt: skip
+        )
+    return rows
+
+
 def standings_table(standings: Sequence[Standing], candidates: frozenset[str] = frozenset()) -> str:
     """One row per agent, best first; candidates in bold."""
-    lines = [STANDINGS_HEADER]
-    for s in sorted(standings, key=lambda s: -s.rating.estimate):
-        name = f"**{s.id}**" if s.id in candidates else s.id
-        st = s.stats
-        lines.append(
-            f"| {s.rank} | {name} | {_rating(s.rating)} | {s.nash_mass:.2f} | "
-            f"{s.nash_skill:.2f} | {_number(st.break_and_run)} | {_number(st.pots_per_visit)} | "
-            f"{_number(st.colour_success)} | {_number(st.fouls_per_frame)} | "
-            f"{_number(st.shots_per_frame, 1)} | {_seconds(st.decision_mean)} | "
-            f"{_seconds(st.decision_p95)} | {st.frames} |"
-        )
+    lines = ["| " + " | ".join(STANDINGS_COLUMNS) + " |", "|---" * len(STANDINGS_COLUMNS) + "|"]
+    for row in standings_rows(standings):
+        if row[1] in candidates:
+            row[1] = f"**{row[1]}**"
+        lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
+
+
+def rate_text(rate: Interval | None) -> str:
+    """A score with its Wilson interval, or nothing when the pair did not play."""
+    return "" if rate is None else f"{rate.estimate:.2f} [{rate.low:.2f}, {rate.high:.2f}]"
 
 
 def win_rate_table(rows: Sequence[Standing], columns: Sequence[str]) -> str:
     """Each row agent's score (draws half) against each column agent, Wilson 95%."""
     lines = ["| | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for row in rows:
-        cells = []
-        for column in columns:
-            rate = row.win_rates.get(column)
-            cells.append(
-                "" if rate is None else f"{rate.estimate:.2f} [{rate.low:.2f}, {rate.high:.2f}]"
-            )
+        cells = [rate_text(row.win_rates.get(column)) for column in columns]
         lines.append(f"| **{row.id}** | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
