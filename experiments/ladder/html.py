@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kinghill.experiments.htmlreport import HeatMap, IntervalRow, Intervals, Table, Text, write_page
+from kinghill.experiments.htmlreport import (
+    HeatMap,
+    IntervalRow,
+    Intervals,
+    Part,
+    Table,
+    Text,
+    write_page,
+)
 from kinghill.experiments.ladder.report import (
     STANDINGS_COLUMNS,
     cycles_text,
@@ -24,7 +32,7 @@ def write_ladder_page(result: LadderResult, path: Path) -> Path:
     cells = [[rate_text(s.win_rates.get(col)) for col in labels] for s in everyone]
     condition = condition_name(result.noise_scale)
     candidates = ", ".join(s.id for s in result.candidates) or "none"
-    parts = [
+    parts: list[Part] = [
         Text(
             f"Noise: {condition}. Candidates: {candidates}. Ratings are Elo points on the zoo's "
             "fixed scale (its anchor at 0); a candidate is fitted against the zoo's ratings held "

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask
 from kinghill.experiments.tournaments.lifeline import follow_parent
+from kinghill.physics import warm_up
 
 DEFAULT_PLAYER = "kinghill.experiments.tournaments.frame_player:play_frame"
 MOVED_PLAYERS = {"kinghill.experiments.match:play_frame": DEFAULT_PLAYER}
@@ -47,6 +48,7 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     def run(
         play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameOutcome]:
+        warm_up()  # a cold compile of the physics here, once, not in every worker
         context = multiprocessing.get_context("spawn")
         from_main_thread = threading.current_thread() is threading.main_thread()
         pool = concurrent.futures.ProcessPoolExecutor(

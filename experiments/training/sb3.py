@@ -32,6 +32,7 @@ from kinghill.experiments.training.curve import CURVE_FILE, plot_learning_curve
 from kinghill.experiments.training.environments import MONITOR_DIR, EnvFactory
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
 from kinghill.experiments.training.win_rate import EVALUATIONS_FILE
+from kinghill.physics import warm_up
 
 MODEL_FILE = "final.zip"
 MODEL_META = "final.json"
@@ -53,6 +54,7 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
         EnvFactory(config, rank, in_worker, session) for rank in range(config.envs)
     ]
     if in_worker:
+        warm_up()  # a cold compile of the physics here, once, not in every worker
         return SubprocVecEnv(fns)
     return DummyVecEnv(fns)
 
