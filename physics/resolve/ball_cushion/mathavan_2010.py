@@ -75,10 +75,10 @@ class Mathavan2010(FrameLaw):
             )
 
     def constants(self) -> tuple[float, ...]:
-        """``(mu_w, mu_s, s, c, 2.5 / R, R, 1 - 2.5 s, s^2 + 2.5, s - 2.5, steps)``: q = 1 - 2.5
-        s, the contacts' x slips coupling through the spin; s^2 + 2.5, I's y' slip answering
-        its friction less than a free point's (the cloth holds z); 2.5 / R = 5 / (2 M R) per
-        unit mass."""
+        """The nose and cloth frictions, s and c, k = 5 / (2 M R) per unit mass, R, q = 1 -
+        5 s / 2 (the contacts' x slips coupling through the spin), s^2 + 5 / 2 (I's y' slip
+        answering its friction less than a free point's: the cloth holds z), s - 5 / 2, and the
+        number of steps."""
         mw, ms, s, c, R = self.rubber.mu, self.rubber.mu_cloth, self.sin_t, self.cos_t, self.radius
         return (mw, ms, s, c, 2.5 / R, R, 1.0 - 2.5 * s, s * s + 2.5, s - 2.5, float(self.steps))
 
