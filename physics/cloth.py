@@ -44,17 +44,6 @@ class Cloth:
         )
         """The coefficients as the kernels take them (places :data:`RADIUS` ...)."""
 
-    def phase(
-        self, vx: float, vy: float, wx: float, wy: float
-    ) -> tuple[int, float, float, float, float, float]:
-        """``(phase, ax, ay, alpha_x, alpha_y, duration)`` of a ball moving with ``v, w``
-        (:func:`phase`)."""
-        return phase(self.params, vx, vy, wx, wy)
-
-    def spin_after(self, wz: float, dt: float) -> float:
-        """Side spin ``dt`` seconds later."""
-        return spin_after(self.spin_decay, wz, dt)
-
 
 @njit
 def phase(

@@ -87,12 +87,9 @@ def first_circle_contact(
     ta, fa = 0.0, f0
     touching = f0 <= 0.0
     for k in range(n + 1):
-        if k < n:
-            tb = r0 if k == 0 else (r1 if k == 1 else r2_)
-            if not 0.0 < tb < horizon:
-                continue
-        else:
-            tb = horizon
+        tb = _piece_end(k, n, r0, r1, r2_, horizon)
+        if tb < 0.0:
+            continue
         fb = _gap(dx, dy, vx, vy, hx, hy, r2, tb)
         if fb > 0.0:
             touching = False
@@ -117,17 +114,24 @@ def first_circle_exit(
     _, _, _, n, r0, r1, r2_ = _squared_gap(dx, dy, vx, vy, hx, hy)
     ta, fa = 0.0, min(_gap(dx, dy, vx, vy, hx, hy, r2, 0.0), 0.0)
     for k in range(n + 1):
-        if k < n:
-            tb = r0 if k == 0 else (r1 if k == 1 else r2_)
-            if not 0.0 < tb < horizon:
-                continue
-        else:
-            tb = horizon
+        tb = _piece_end(k, n, r0, r1, r2_, horizon)
+        if tb < 0.0:
+            continue
         fb = _gap(dx, dy, vx, vy, hx, hy, r2, tb)
         if fb > 0.0:
             return _bracketed_root(dx, dy, vx, vy, hx, hy, r2, ta, tb, fa) if fa < 0.0 else ta
         ta, fa = tb, fb
     return INF
+
+
+@njit
+def _piece_end(k: int, n: int, r0: float, r1: float, r2: float, horizon: float) -> float:
+    """The end of the k-th monotone piece: the k-th critical point if it lies in (0,
+    horizon) (else -1: no piece ends there), the horizon after the ``n`` of them."""
+    if k == n:
+        return horizon
+    t = r0 if k == 0 else (r1 if k == 1 else r2)
+    return t if 0.0 < t < horizon else -1.0
 
 
 @njit

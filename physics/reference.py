@@ -43,9 +43,9 @@ from kinghill.physics.stepper import (
     drop,
     end_phase,
     full,
-    new_state,
     play_in,
     rebase,
+    set_up,
     start_phase,
 )
 
@@ -91,12 +91,7 @@ def _fixed_step(
 ) -> tuple[bool, int, float]:
     """The fixed-step loop, as :func:`stepper._play` returns."""
     cloth = table[0]
-    new_state(balls, flags, pairs, rec, positions, on_table, table[6][0])
-    c = balls[cue]
-    c[2], c[3], c[4], c[5], c[6] = vx, vy, wx, wy, wz
-    for b in range(N_BALLS):
-        if flags[b, ON]:
-            start_phase(balls, flags, cloth, rec, False, b)
+    set_up(balls, flags, pairs, rec, table, positions, on_table, cue, vx, vy, wx, wy, wz, False)
     R = cloth[RADIUS]
     half = table[6][0]
     t, steps = 0.0, 0

@@ -164,12 +164,6 @@ class Table:
             rows.append(data + list(bb))
         return np.array(rows, dtype=np.float64)
 
-    def back_over_edge(self, pocket: Pocket, x: float, y: float) -> bool:
-        """Whether a ball leaving ``pocket``'s hole at (x, y) comes back over the fall edge onto
-        the shelf (on the hole's near half, between the jaws), rather than meeting the pocket's
-        back (anywhere else)."""
-        return _back_over_edge(self.kernel, int(pocket), x, y)
-
     @staticmethod
     def of(spec: TableSpec) -> Table:
         """The table of ``spec``, cached for the :data:`SPEC_CACHE_SIZE` most recent specs."""
@@ -387,6 +381,32 @@ def new_state(
         flags[b, FALL_POCKET] = -1
     pairs[:] = INF
     rec[4][:] = 0
+
+
+@njit
+def set_up(
+    balls: np.ndarray,
+    flags: np.ndarray,
+    pairs: np.ndarray,
+    rec: Records,
+    table: TableArrays,
+    positions: np.ndarray,
+    on_table: np.ndarray,
+    cue: int,
+    vx: float,
+    vy: float,
+    wx: float,
+    wy: float,
+    wz: float,
+    paths: bool,
+) -> None:
+    """A run's start: the table at rest, the cue ball given its motion, every ball's phase."""
+    new_state(balls, flags, pairs, rec, positions, on_table, table[6][0])
+    c = balls[cue]
+    c[VX], c[VY], c[WX], c[WY], c[WZ] = vx, vy, wx, wy, wz
+    for b in range(N_BALLS):
+        if flags[b, ON]:
+            start_phase(balls, flags, table[0], rec, paths, b)
 
 
 @njit
@@ -870,12 +890,7 @@ def _play(
     """The event loop: ``(done, steps, duration)``, the run in ``balls``, ``flags`` and
     ``rec``; not done if the records ran out of room."""
     cloth = table[0]
-    new_state(balls, flags, pairs, rec, positions, on_table, table[6][0])
-    c = balls[cue]
-    c[VX], c[VY], c[WX], c[WY], c[WZ] = vx, vy, wx, wy, wz
-    for b in range(N_BALLS):
-        if flags[b, ON]:
-            start_phase(balls, flags, cloth, rec, paths, b)
+    set_up(balls, flags, pairs, rec, table, positions, on_table, cue, vx, vy, wx, wy, wz, paths)
     _replan_all(balls, flags, pairs, table, 0.0)
     now = 0.0
     if record_energy:

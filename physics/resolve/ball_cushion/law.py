@@ -86,14 +86,13 @@ class FrameLaw:
     """Base of the laws: rotates into the cushion frame, calls :meth:`local`, rotates back."""
 
     CODE: ClassVar[int]
-    __slots__ = ("rubber", "radius", "sin_t", "cos_t", "relation", "params")
+    __slots__ = ("rubber", "radius", "sin_t", "cos_t", "params")
 
     def __init__(self, rubber: Rubber) -> None:
         self.rubber = rubber
         self.radius = rubber.radius
         self.sin_t = rubber.sin_theta
         self.cos_t = math.sqrt(1.0 - self.sin_t * self.sin_t)
-        self.relation = RESTITUTIONS[rubber.restitution]
         head = [self.CODE, CODES[rubber.restitution], self.radius, self.sin_t, self.cos_t]
         tail = [rubber.e, rubber.mu, rubber.mu_cloth, 2.0, *self.constants()]
         self.params = np.array(head + tail, dtype=np.float64)
@@ -101,10 +100,6 @@ class FrameLaw:
     def constants(self) -> tuple[float, ...]:
         """The law's own constants, stored from :data:`EXTRA` on in :attr:`params`."""
         return ()
-
-    def e_at(self, vy: float) -> float:
-        """The coefficient of restitution for a ball coming in at normal speed ``vy``."""
-        return self.relation(vy, self.rubber.e)
 
     def solve(self, nx: float, ny: float, ball: Motion) -> Motion:
         """Motion after the impact; a ball not moving into the rubber is returned unchanged."""
