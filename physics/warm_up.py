@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -50,9 +51,9 @@ def warm_up() -> float:
     return seconds
 
 
-def cached() -> bool:
-    """Whether the event loop's machine code is in numba's cache already (or the kernels run
-    uncompiled, ``NUMBA_DISABLE_JIT=1``)."""
-    cache = getattr(_play, "_cache", None)
+def cached(kernel: Any = _play) -> bool:
+    """Whether ``kernel``'s machine code (by default the event loop's) is in numba's cache
+    already (or the kernels run uncompiled, ``NUMBA_DISABLE_JIT=1``)."""
+    cache = getattr(kernel, "_cache", None)
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
     return index is None or Path(index).exists()

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from kinghill.envs.game.actions import FrameView, ShotAction
 from kinghill.envs.planning.aim import angle_to
-from kinghill.envs.planning.candidates import (
-    PotCandidate,
-    ball_centres,
-    pots,
-    roll_deceleration,
-    rolling_speed_needed,
-    segment_clear,
-)
+from kinghill.envs.planning.candidates import PotCandidate, pots, roll_deceleration
+from kinghill.envs.planning.safety_kernel import find_safeties
+from kinghill.envs.planning.table_arrays import planning_arrays
 from kinghill.envs.rules import Call, ShotKind
 from kinghill.physics import BREAK_BALL, COLOURED, WHITES, Shot, TableState
-from kinghill.physics.geometry import TableGeometry
 
 EARLY_CHANCE = 0.3
 """An early double/abricol of the coloured ball (R-early) is tried only this likely or better."""
@@ -33,10 +29,6 @@ BREAK_SPOT = (0.55, 0.62)
 """Where white 1 stands for the break, as fractions of the house length and the table width."""
 BREAK_AIM_OFFSET = 0.4
 """The break strikes the apex this fraction of a ball's radius off full (a three-quarter ball)."""
-SAFETY_ARRIVAL = 0.4
-"""A safety sends its object ball to the cushion still rolling at this speed (m/s)."""
-POCKET_CLEARANCE = 0.12
-"""A safety's object ball must not run toward a pocket closer than this to its path (m)."""
 
 
 def permitted_early(call: Call) -> bool:
@@ -94,66 +86,27 @@ def break_action(state: TableState) -> ShotAction:
     return ShotAction(Shot(BREAK_BALL, angle_to(place, target), BREAK_SPEED), None, place)
 
 
-def _rail_end(
-    bounds: tuple[float, float, float], start: tuple[float, float], phi: float
-) -> tuple[float, tuple[float, float]]:
-    """How far a ball's centre travels from ``start`` along ``phi`` before touching a cushion,
-    and where: ``bounds`` are R, L - R and W - R, the lines its centre touches them along."""
-    r, far_x, far_y = bounds
-    dx, dy = math.cos(phi), math.sin(phi)
-    limit = math.inf
-    if dx > 1e-9:
-        limit = (far_x - start[0]) / dx
-    elif dx < -1e-9:
-        limit = (r - start[0]) / dx
-    if dy > 1e-9:
-        limit = min(limit, (far_y - start[1]) / dy)
-    elif dy < -1e-9:
-        limit = min(limit, (r - start[1]) / dy)
-    distance = max(0.0, limit)
-    return distance, (start[0] + distance * dx, start[1] + distance * dy)
-
-
 def safety_actions(view: FrameView, limit: int | None = None) -> list[ShotAction]:
     """Soft full-ball hits that send a white object ball to a cushion (R-fouls (a), (b)),
     softest first (the first ``limit`` of them when given); the object ball's path must not run
     at a pocket, so nothing drops.
 
-    Every pair is costed first and the lines are checked in order of cost, until ``limit`` pass:
-    the checks are the expensive part, and the order (a stable sort) is the same either way."""
+    Every pair is costed first and the lines are checked in order of cost, until ``limit`` pass
+    (:func:`.safety_kernel.find_safeties`): the checks are the expensive part, and the order (a
+    stable sort) is the same either way."""
     state, spec = view.state, view.state.spec
-    centres = ball_centres(state)
-    pockets = TableGeometry.from_spec(spec).pockets.values()
-    mouths = {k: shape.mouth_centre for k, shape in enumerate(pockets)}
-    diameter, r = spec.ball_diameter, spec.radius
-    deceleration = roll_deceleration(spec)
-    bounds = (r, spec.length - r, spec.width - r)
-    whites = [b for b in centres if b != COLOURED]
-    costed: list[tuple[float, int, int, float, float, tuple[float, float]]] = []
-    for cue_ball in whites:
-        cue = centres[cue_ball]
-        for object_ball, obj in centres.items():
-            if object_ball == cue_ball:
-                continue
-            phi = angle_to(cue, obj)
-            to_rail, end = _rail_end(bounds, obj, phi)
-            cue_path = max(0.0, math.dist(cue, obj) - diameter)
-            object_start = rolling_speed_needed(to_rail, SAFETY_ARRIVAL, deceleration)
-            speed = rolling_speed_needed(cue_path, object_start / 0.975, deceleration)
-            cost = speed + (1.0 if object_ball == COLOURED else 0.0)
-            costed.append((cost, cue_ball, object_ball, phi, min(speed, 4.0), end))
-    costed.sort(key=lambda item: item[0])
-    found: list[ShotAction] = []
-    for _, cue_ball, object_ball, phi, speed, end in costed:
-        if limit is not None and len(found) >= limit:
-            break
-        cue, obj = centres[cue_ball], centres[object_ball]
-        if not segment_clear(mouths, POCKET_CLEARANCE, obj, end, ()):
-            continue  # it would run near a pocket's mouth
-        if not segment_clear(centres, diameter, cue, obj, (cue_ball, object_ball)):
-            continue
-        found.append(ShotAction(Shot(cue_ball, phi, speed)))
-    return found
+    ids = np.flatnonzero(state.on_table)
+    arrays = planning_arrays(spec)
+    rows = find_safeties(
+        state.positions[ids],
+        ids,
+        arrays.mouths,
+        arrays.scalars,
+        (spec.length - spec.radius, spec.width - spec.radius),
+        roll_deceleration(spec),
+        -1 if limit is None else limit,
+    )
+    return [ShotAction(Shot(int(cue), phi, speed)) for cue, phi, speed in rows.tolist()]
 
 
 def fallback_action(view: FrameView) -> ShotAction:

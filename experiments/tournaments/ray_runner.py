@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from kinghill.envs.planning import warm_up
 from kinghill.experiments.tournaments.errors import TournamentError
 
 if TYPE_CHECKING:
@@ -64,5 +65,7 @@ def on_ray(address: str) -> FrameRunner:
 
 
 def _play(play: Callable[[FrameTask], FrameOutcome], task: FrameTask) -> FrameOutcome:
-    """The Ray task: play one frame (a plain function, as ``ray.remote`` wants)."""
+    """The Ray task: play one frame (a plain function, as ``ray.remote`` wants), the kernels
+    loaded first (a no-op after a worker's first frame), so that no decision is charged for it."""
+    warm_up()
     return play(task)

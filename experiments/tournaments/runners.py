@@ -12,10 +12,10 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 
+from kinghill.envs.planning import warm_up
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask
 from kinghill.experiments.tournaments.lifeline import follow_parent
-from kinghill.physics import warm_up
 
 DEFAULT_PLAYER = "kinghill.experiments.tournaments.frame_player:play_frame"
 MOVED_PLAYERS = {"kinghill.experiments.match:play_frame": DEFAULT_PLAYER}
@@ -48,7 +48,7 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     def run(
         play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameOutcome]:
-        warm_up()  # a cold compile of the physics here, once, not in every worker
+        warm_up()  # a cold compile of the kernels here, once, not in every worker
         context = multiprocessing.get_context("spawn")
         from_main_thread = threading.current_thread() is threading.main_thread()
         pool = concurrent.futures.ProcessPoolExecutor(
@@ -73,9 +73,12 @@ def in_worker_processes(jobs: int) -> FrameRunner:
 
 
 def _start_worker(parent: int, pdeathsig: bool) -> None:
-    """A worker's first act: ignore Ctrl-C (the parent stops it) and die with the parent."""
+    """A worker's first act: ignore Ctrl-C (the parent stops it), die with the parent, and load
+    the compiled kernels (from the cache the parent filled), so that no agent's first decision
+    is charged for the load."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     follow_parent(parent, pdeathsig)
+    warm_up()
 
 
 def canonical_player(spec: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 import gymnasium as gym
 from stable_baselines3.common.callbacks import ProgressBarCallback
 
+from kinghill.envs.planning import warm_up
 from kinghill.experiments.training.algorithms import algorithm
 from kinghill.experiments.training.config import (
     POOLED,
@@ -32,7 +33,6 @@ from kinghill.experiments.training.curve import CURVE_FILE, plot_learning_curve
 from kinghill.experiments.training.environments import MONITOR_DIR, EnvFactory
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
 from kinghill.experiments.training.win_rate import EVALUATIONS_FILE
-from kinghill.physics import warm_up
 
 MODEL_FILE = "final.zip"
 MODEL_META = "final.json"
@@ -54,7 +54,7 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
         EnvFactory(config, rank, in_worker, session) for rank in range(config.envs)
     ]
     if in_worker:
-        warm_up()  # a cold compile of the physics here, once, not in every worker
+        warm_up()  # a cold compile of the kernels here, once, not in every worker
         return SubprocVecEnv(fns)
     return DummyVecEnv(fns)
 
