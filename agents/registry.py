@@ -4,7 +4,9 @@ A spec is ``TARGET`` or ``TARGET?KEY=VALUE,KEY=VALUE``. The target is
 
 - a built-in name: ``random``, ``heuristic``, ``search`` (default budget), ``search:N`` (N
   simulations per decision), ``search:Xs`` (X seconds per decision), ``search-value:PATH``
-  (the search with a learned leaf value, :mod:`kinghill.agents.value`), ``policy:PATH`` (a
+  (the search with a learned leaf value, :mod:`kinghill.agents.value`), ``expert:PATH`` (the
+  search guided by a prior net of expert iteration, :mod:`kinghill.agents.prior`),
+  ``expert-policy:PATH`` (that net alone), ``policy:PATH`` (a
   Stable-Baselines3 checkpoint, aim-assisted action), ``rllib:PATH`` (an RLlib checkpoint of
   ``kinghill train --backend rllib``; the ``rllib`` extra);
 - the name of an entry point in the group ``kinghill.agents`` of an installed package;
@@ -33,7 +35,16 @@ from kinghill.envs import Agent
 
 ENTRY_POINT_GROUP = "kinghill.agents"
 """The entry-point group installed packages put their agents in."""
-BUILT_IN = ("random", "heuristic", "search", "search-value", "policy", "rllib")
+BUILT_IN = (
+    "random",
+    "heuristic",
+    "search",
+    "search-value",
+    "expert",
+    "expert-policy",
+    "policy",
+    "rllib",
+)
 """Built-in targets; these names win over entry points of the same name."""
 NAMES = (
     "random",
@@ -42,6 +53,8 @@ NAMES = (
     "search:N",
     "search:Xs",
     "search-value:PATH",
+    "expert:PATH",
+    "expert-policy:PATH",
     "policy:PATH",
     "rllib:PATH",
     "an entry point of kinghill.agents",
@@ -131,6 +144,9 @@ def check_agent(spec: str) -> None:
         path = Path(target.removeprefix("search-value:"))
         if not path.is_file():
             raise AgentSpecError(f"agent {spec!r}: no value net at {path}")
+    kind, _, argument = target.partition(":")
+    if kind in ("expert", "expert-policy") and not Path(argument).is_file():
+        raise AgentSpecError(f"agent {spec!r}: no prior net at {argument}")
 
 
 def build_agent(
@@ -232,6 +248,14 @@ def _built_in(kind: str, argument: str, colon: str, spec: str) -> AgentFactory:
         from kinghill.agents.value import value_search
 
         return _bound(value_search, path=argument)
+    if kind == "expert" and argument:
+        from kinghill.agents.prior import prior_search
+
+        return _bound(prior_search, path=argument)
+    if kind == "expert-policy" and argument:
+        from kinghill.agents.prior import PriorPolicyAgent
+
+        return _bound(PriorPolicyAgent, path=argument)
     if kind == "policy" and argument:
         from kinghill.agents.policy import PolicyAgent
 

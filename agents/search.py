@@ -59,6 +59,7 @@ POT_CANDIDATES = 5
 KICK_CANDIDATES = 3
 """How many doubles/kicks of whites are added."""
 SAFETY_CANDIDATES = 4
+SAFETY_SPEED_FACTORS = (1.0, 1.5)
 SPEED_FACTORS = (1.0, 1.4)
 SPIN_STEPS = (0.0, -0.3, 0.3)
 """Changes of the tip's height tried on each pot: as planned, more draw, more follow."""
@@ -97,8 +98,60 @@ LeafValue = Callable[[Frame, TableState, int], float]
 :func:`position_value` does (a learned one: :class:`kinghill.agents.value.LearnedValue`)."""
 
 
+POT, KICK, SAFETY = 0, 1, 2
+"""The kinds of :class:`Candidate`."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A shot the search may play, before a pot's aim is calibrated: its action, the pot it
+    plays (None for a safety), its kind (:data:`POT`, :data:`KICK`, :data:`SAFETY`), its rank
+    among the shots of its kind, and which speed (index) and spin step (a change of the tip's
+    height) made it from the planned shot."""
+
+    action: ShotAction
+    pot: PotCandidate | None
+    kind: int
+    rank: int
+    speed_step: int = 0
+    spin_step: float = 0.0
+
+
+def candidates(view: FrameView) -> list[Candidate]:
+    """The search's candidate shots at ``view``'s shot decision: the best legal pots with other
+    speeds and follow or draw, doubles and kicks of whites, and safeties at two speeds."""
+    found: list[Candidate] = []
+    for rank, pot in enumerate(legal_pots(view)[:POT_CANDIDATES]):
+        planned = pot_action(pot)
+        for speed_step, factor in enumerate(SPEED_FACTORS):
+            for spin in SPIN_STEPS:
+                found.append(
+                    Candidate(_variant(planned, factor, spin), pot, POT, rank, speed_step, spin)
+                )
+    for rank, kick in enumerate(_kicks(view)[:KICK_CANDIDATES]):
+        found.append(Candidate(pot_action(kick), kick, KICK, rank))
+    for rank, safety in enumerate(safety_actions(view, SAFETY_CANDIDATES)):
+        for speed_step, factor in enumerate(SAFETY_SPEED_FACTORS):
+            speed = min(safety.shot.speed * factor, MAX_SPEED)
+            action = replace(safety, shot=replace(safety.shot, speed=speed))
+            found.append(Candidate(action, None, SAFETY, rank, speed_step))
+    return found
+
+
+def _kicks(view: FrameView) -> list[PotCandidate]:
+    """Doubles and kicks (abricols) of whites, while whites are needed."""
+    if not view.frame.whites_needed(view.player):
+        return []
+    whites = [b for b in WHITES if view.state.on_table[b]]
+    return [
+        c
+        for c in pots(view.state, whites, whites, doubles=True, abricols=True)
+        if c.double is not None or c.abricol is not None
+    ]
+
+
 @dataclass
-class _Arm:
+class Arm:
     """One candidate shot and the scores of its simulations so far."""
 
     action: ShotAction
@@ -151,6 +204,9 @@ class SearchAgent:
         self.leaf = leaf
         self.noise = noise or NoiseModel()
         self.rng = np.random.default_rng(seed)
+        self.last_arms: list[Arm] = []
+        """The arms of the last shot searched (in the order of its candidates), with the
+        simulations each got and their total score: what an expert's search found."""
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -197,17 +253,16 @@ class SearchAgent:
         """The best shot for the player to move in ``view`` and its estimated value."""
         actions = self._candidates(view)
         if not actions:
+            self.last_arms = []
             return fallback_action(view), -1.0
-        arms = [_Arm(a) for a in actions]
+        arms = self.last_arms = [Arm(a) for a in actions]
         best = self._halve(view, arms, budget, deadline)
         while self.time_budget is not None and not _past(deadline):
             budget *= 2  # anytime: halve again with twice the budget, scores kept
             best = self._halve(view, arms, budget, deadline)
         return best.action, best.mean
 
-    def _halve(
-        self, view: FrameView, arms: list[_Arm], budget: int, deadline: float | None
-    ) -> _Arm:
+    def _halve(self, view: FrameView, arms: list[Arm], budget: int, deadline: float | None) -> Arm:
         """Successive halving of ``arms`` with about ``budget`` simulations, stopped at
         ``deadline``; returns the best arm (scores accumulate on the arms)."""
         spent = 0
@@ -237,28 +292,14 @@ class SearchAgent:
         return values
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
-        """Pots (calibrated, with variants), doubles and kicks of whites, and safeties."""
-        found: list[ShotAction] = []
-        for pot in legal_pots(view)[:POT_CANDIDATES]:
-            for variant in _variants(pot_action(pot)):
-                found.append(self._calibrated(view.state, variant, pot))
-        found.extend(pot_action(c) for c in self._kicks(view)[:KICK_CANDIDATES])
-        for safety in safety_actions(view, SAFETY_CANDIDATES):
-            for factor in (1.0, 1.5):
-                speed = min(safety.shot.speed * factor, MAX_SPEED)
-                found.append(replace(safety, shot=replace(safety.shot, speed=speed)))
-        return found
+        """The actions of :func:`candidates`, the pots' aim calibrated."""
+        return [self.prepared(view.state, c) for c in candidates(view)]
 
-    def _kicks(self, view: FrameView) -> list[PotCandidate]:
-        """Doubles and kicks (abricols) of whites, while whites are needed."""
-        if not view.frame.whites_needed(view.player):
-            return []
-        whites = [b for b in WHITES if view.state.on_table[b]]
-        return [
-            c
-            for c in pots(view.state, whites, whites, doubles=True, abricols=True)
-            if c.double is not None or c.abricol is not None
-        ]
+    def prepared(self, state: TableState, candidate: Candidate) -> ShotAction:
+        """``candidate``'s action as played: a pot's aim calibrated (:meth:`_calibrated`)."""
+        if candidate.kind == POT and candidate.pot is not None:
+            return self._calibrated(state, candidate.action, candidate.pot)
+        return candidate.action
 
     def _calibrated(self, state: TableState, action: ShotAction, pot: PotCandidate) -> ShotAction:
         """``action`` with its aim corrected so that, played exactly, the object ball leaves on
@@ -308,18 +349,10 @@ def _balls_of(event: object) -> tuple[int, ...]:
     return () if ball is None else (ball,)
 
 
-def _variants(action: ShotAction) -> list[ShotAction]:
-    """The pot at other speeds and with follow or draw (for position and to avoid scratches)."""
+def _variant(action: ShotAction, factor: float, spin: float) -> ShotAction:
+    """The pot at another speed (``factor`` times) and tip height (``spin`` added): for
+    position and to avoid scratches."""
     shot = action.shot
-    return [
-        replace(
-            action,
-            shot=replace(
-                shot,
-                speed=min(shot.speed * factor, MAX_SPEED),
-                b=min(max(shot.b + step, -MISCUE_LIMIT), MISCUE_LIMIT),
-            ),
-        )
-        for factor in SPEED_FACTORS
-        for step in SPIN_STEPS
-    ]
+    speed = min(shot.speed * factor, MAX_SPEED)
+    b = min(max(shot.b + spin, -MISCUE_LIMIT), MISCUE_LIMIT)
+    return replace(action, shot=replace(shot, speed=speed, b=b))

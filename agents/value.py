@@ -79,13 +79,7 @@ class ValueNet:
     b2: np.ndarray
 
     def __post_init__(self) -> None:
-        hidden = self.w1.shape[1] if self.w1.ndim == 2 else -1
-        shapes = [self.w1.shape, self.b1.shape, self.w2.shape, self.b2.shape]
-        if self.w1.shape[0] != N_FEATURES or shapes[1:] != [(hidden,), (hidden, 1), (1,)]:
-            raise ValueError(
-                f"value net: weights of shapes {shapes} do not fit {N_FEATURES} features "
-                "and one hidden layer"
-            )
+        check_layers(self.w1, self.b1, self.w2, self.b2, N_FEATURES, "value net")
 
     def win_chance(self, features: np.ndarray) -> float:
         """The estimated chance that the player to move wins."""
@@ -104,18 +98,52 @@ class ValueNet:
         :raises FileNotFoundError: nothing is there.
         :raises ValueError: the file is not a value net for these features.
         """
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no value net at {path}")
-        try:
-            with np.load(path) as data:
-                names = tuple(str(n) for n in data["features"])
-                weights = {k: np.asarray(data[k], np.float32) for k in ("w1", "b1", "w2", "b2")}
-        except (OSError, KeyError, ValueError) as error:
-            raise ValueError(f"{path} is not a value net saved by ValueNet.save: {error}") from None
-        if names != FEATURES:
-            raise ValueError(f"{path}: its features {names} are not this version's {FEATURES}")
-        return cls(**weights)
+        weights = read_net_file(path, FEATURES, "value net", "ValueNet.save")
+        return cls(*(weights[k] for k in LAYERS))
+
+
+LAYERS = ("w1", "b1", "w2", "b2")
+"""The arrays of a net with one tanh hidden layer, as its ``.npz`` file names them."""
+
+
+def check_layers(
+    w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, n_features: int, what: str
+) -> None:
+    """Raise ``ValueError`` unless the arrays are a one-hidden-layer net over ``n_features``
+    features with one output (``what`` names the net in the message)."""
+    hidden = w1.shape[1] if w1.ndim == 2 else -1
+    shapes = [w1.shape, b1.shape, w2.shape, b2.shape]
+    if w1.shape[0] != n_features or shapes[1:] != [(hidden,), (hidden, 1), (1,)]:
+        raise ValueError(
+            f"{what}: weights of shapes {shapes} do not fit {n_features} features and one "
+            "hidden layer"
+        )
+
+
+def read_net_file(
+    path: str | Path, features: tuple[str, ...], what: str, saver: str
+) -> dict[str, np.ndarray]:
+    """The arrays (as float32) of the ``.npz`` file ``path`` written by ``saver`` for a net over
+    ``features``.
+
+    :raises FileNotFoundError: nothing is there.
+    :raises ValueError: the file is not such a net, or its features are not these.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no {what} at {path}")
+    try:
+        with np.load(path) as data:
+            names = tuple(str(n) for n in data["features"])
+            weights = {k: np.asarray(data[k], np.float32) for k in data.files if k != "features"}
+        missing = [k for k in LAYERS if k not in weights]
+        if missing:
+            raise KeyError(f"no {', '.join(missing)}")
+    except (OSError, KeyError, ValueError) as error:
+        raise ValueError(f"{path} is not a {what} saved by {saver}: {error}") from None
+    if names != features:
+        raise ValueError(f"{path}: its features {names} are not this version's {features}")
+    return weights
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from net_weights import random_layers
 
 from kinghill.agents import AgentSpecError, SearchAgent, check_agent, make_agent
 from kinghill.agents.search import position_value
@@ -21,13 +22,7 @@ from kinghill.physics import NoiseModel, TableState
 
 
 def random_net(seed: int = 0, hidden: int = 4) -> ValueNet:
-    rng = np.random.default_rng(seed)
-    return ValueNet(
-        rng.normal(size=(N_FEATURES, hidden)).astype(np.float32),
-        rng.normal(size=hidden).astype(np.float32),
-        rng.normal(size=(hidden, 1)).astype(np.float32),
-        np.zeros(1, np.float32),
-    )
+    return ValueNet(*random_layers(N_FEATURES, seed, hidden))
 
 
 @pytest.fixture

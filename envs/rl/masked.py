@@ -165,7 +165,7 @@ def _pot_features(
     row[19] = leave
 
 
-def _leave(c: PotCandidate, found: list[PotCandidate]) -> float:
+def leave_chance(c: PotCandidate, found: list[PotCandidate]) -> float:
     """What a pot keeps for its shooter if it drops: the best chance of the other pots that use
     neither its cue ball (which moves) nor its object ball (which drops); 1 for the colour."""
     if c.object_ball == COLOURED:
@@ -210,7 +210,7 @@ def shot_menu(view: FrameView) -> Menu:
     for slot, c in enumerate(found[:POT_SLOTS]):
         row = features[slot]
         row[0] = 1.0
-        _pot_features(row, c, spec, centres, _leave(c, found))
+        _pot_features(row, c, spec, centres, leave_chance(c, found))
         if decision is Decision.SHOT:
             slot_pots[slot] = c
             x, y = centres[c.cue_ball]

@@ -41,6 +41,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.play",
     "kinghill.experiments.cli.train",
     "kinghill.experiments.cli.train_value",
+    "kinghill.experiments.cli.train_expert",
     "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.ladder",
     "kinghill.experiments.cli.replay",

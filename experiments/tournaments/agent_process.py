@@ -226,10 +226,15 @@ def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> Non
 
 
 def _serve(conn: Connection, parent: int, pdeathsig: bool) -> None:
-    """The child's loop: build agents and answer for them until told to stop."""
+    """The child's loop: build agents and answer for them until told to stop. The compiled
+    kernels are loaded first (from the cache the parent filled), so that no first decision is
+    charged for the load."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     follow_parent(parent, pdeathsig)
     from kinghill.agents import make_agent
+    from kinghill.envs.planning import warm_up
+
+    warm_up()
 
     agent: Any = None
     while True:

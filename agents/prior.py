@@ -1,0 +1,238 @@
+"""The search guided by a learned prior, the player of expert iteration (``expert:PATH``).
+
+A small network scores every candidate shot of the search (:func:`kinghill.agents.search.
+candidates`) from features of the shot and of the position, before anything is simulated; the
+search then spends its simulations on the ``arms`` shots the network likes best (their aim
+calibrated, then successive halving under noise), and may score its leaves with a learned
+value. The network is trained on the searches of an expert (:mod:`kinghill.experiments.
+training.expert_iteration`): which shots the expert's search spent its simulations on. Inference
+is plain numpy, a millisecond a decision.
+
+Without the search (``expert-policy:PATH``) the network's best shot is played as it is, its aim
+calibrated: the raw policy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kinghill.agents.search import (
+    CLOCK_MARGIN,
+    KICK,
+    POT,
+    SAFETY,
+    SPIN_STEPS,
+    Candidate,
+    LeafValue,
+    SearchAgent,
+    candidates,
+    position_value,
+)
+from kinghill.agents.value import FEATURES as POSITION_FEATURES
+from kinghill.agents.value import (
+    LAYERS,
+    LearnedValue,
+    ValueNet,
+    check_layers,
+    read_net_file,
+    value_features,
+)
+from kinghill.envs import Action, FrameView, ShotAction
+from kinghill.envs.planning.menu import break_action, fallback_action, legal_pots
+from kinghill.envs.rl.masked import leave_chance
+from kinghill.envs.rules import Decision
+from kinghill.physics import COLOURED, MAX_SPEED, NoiseModel, Pocket
+
+ARM_FEATURES = (
+    "white_pot",
+    "colour_pot",
+    "kick",
+    "safety",
+    "chance",
+    "cut",
+    "cue_path",
+    "object_path",
+    "double",
+    "abricol",
+    "middle_pocket",
+    "speed",
+    "tip_height",
+    "faster",
+    "spin_step",
+    "rank",
+    "leave",
+    "colour_cue",
+)
+"""What the network sees of a candidate shot (see :func:`arm_features`)."""
+FEATURES = (*ARM_FEATURES, *POSITION_FEATURES, "my_fouls", "their_fouls")
+"""Each row of the network's input: the shot's features, then the position's (the same for
+every candidate of a decision; :func:`kinghill.agents.value.value_features`, and the fouls
+standing)."""
+N_FEATURES = len(FEATURES)
+DEFAULT_ARMS = 8
+"""Candidate shots the guided search simulates by default (of about forty)."""
+DEFAULT_BUDGET = 150
+"""Noisy simulations a decision by default: with eight arms calibrated instead of about thirty,
+no more time a decision than ``search`` at its 120 (``benchmarks/search/``)."""
+_MIDDLES = (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT)
+
+
+def arm_features(view: FrameView, found: list[Candidate]) -> np.ndarray:
+    """One row of :data:`FEATURES` per candidate of ``view`` (a shot decision), in [0, 1] or
+    near: what kind of shot, the pot's chance, cut, paths, route and pocket, the cue speed and
+    tip height and how they were varied, the pot's rank, what it leaves (the best other pot
+    using neither of its balls), whether the coloured ball is the cue ball; then the position."""
+    spec = view.state.spec
+    rows = np.zeros((len(found), N_FEATURES), np.float32)
+    pots = legal_pots(view)
+    for k, c in enumerate(found):
+        row, shot = rows[k], c.action.shot
+        pot = c.pot
+        if c.kind == POT and pot is not None:
+            row[0 if pot.object_ball != COLOURED else 1] = 1.0
+        row[2] = c.kind == KICK
+        row[3] = c.kind == SAFETY
+        if pot is not None:
+            row[4] = pot.chance
+            row[5] = pot.cut / (math.pi / 2)
+            row[6] = min(pot.cue_path / (2 * spec.length), 1.0)
+            row[7] = min(pot.object_path / (2 * spec.length), 1.0)
+            row[8] = pot.double is not None
+            row[9] = pot.abricol is not None
+            row[10] = pot.pocket in _MIDDLES
+            row[16] = leave_chance(pot, pots)
+        row[11] = shot.speed / MAX_SPEED
+        row[12] = shot.b
+        row[13] = c.speed_step
+        row[14] = c.spin_step / max(SPIN_STEPS)
+        row[15] = c.rank / 5
+        row[17] = shot.cue_ball == COLOURED
+    me = view.player
+    position = value_features(view.frame, view.state)
+    rows[:, len(ARM_FEATURES) : -2] = position
+    rows[:, -2], rows[:, -1] = view.frame.fouls[me], view.frame.fouls[1 - me]
+    return rows
+
+
+@dataclass(frozen=True)
+class PriorNet:
+    """A two-layer tanh network giving each candidate shot a logit (``w1``: features x hidden,
+    ``w2``: hidden x 1), and optionally the leaf value learnt beside it."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    value: ValueNet | None = None
+
+    def __post_init__(self) -> None:
+        check_layers(self.w1, self.b1, self.w2, self.b2, N_FEATURES, "prior net")
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """One logit per row of ``features``."""
+        return (np.tanh(features @ self.w1 + self.b1) @ self.w2 + self.b2)[:, 0]
+
+    def save(self, path: str | Path) -> None:
+        """Write the weights (and the feature names they expect) to an ``.npz`` file."""
+        arrays: dict[str, Any] = {k: getattr(self, k) for k in LAYERS}
+        if self.value is not None:
+            arrays |= {f"value_{k}": getattr(self.value, k) for k in LAYERS}
+        np.savez(path, features=np.array(FEATURES), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> PriorNet:
+        """The net saved at ``path``.
+
+        :raises FileNotFoundError: nothing is there.
+        :raises ValueError: the file is not a prior net for these features.
+        """
+        weights = read_net_file(path, FEATURES, "prior net", "PriorNet.save")
+        value = None
+        if "value_w1" in weights:
+            value = ValueNet(*(weights[f"value_{k}"] for k in LAYERS))
+        return cls(*(weights[k] for k in LAYERS), value=value)
+
+
+class PriorSearchAgent(SearchAgent):
+    """The search over the ``arms`` candidate shots its prior net rates best (all of them with
+    ``arms=0``), scored at its leaves by the hand-made
+    :func:`~kinghill.agents.search.position_value`, or with ``value`` by the net's learnt value
+    (it costs about twice as much a leaf). The clock, the 10.4
+    choice and the budget work as in :class:`SearchAgent`.
+
+    :attr:`last_kept` holds which candidates of the last shot were searched (their indices in
+    :func:`~kinghill.agents.search.candidates`' order), for an expert's record.
+    """
+
+    def __init__(
+        self,
+        net: PriorNet,
+        seed: int | None = None,
+        budget: int = DEFAULT_BUDGET,
+        arms: int = DEFAULT_ARMS,
+        time_budget: float | None = None,
+        noise: NoiseModel | None = None,
+        margin: float = CLOCK_MARGIN,
+        value: bool = False,
+    ) -> None:
+        if arms < 0:
+            raise ValueError(f"arms: the number of shots searched, >= 0 (0: all), got {arms}")
+        leaf: LeafValue = position_value
+        if value and net.value is not None:
+            leaf = LearnedValue(net.value)
+        super().__init__(seed, budget, time_budget, noise, margin, leaf)
+        self.net = net
+        self.arms = arms
+        self.last_candidates: list[Candidate] = []
+        self.last_kept: list[int] = []
+
+    def _candidates(self, view: FrameView) -> list[ShotAction]:
+        found = self.last_candidates = candidates(view)
+        kept = list(range(len(found)))
+        if self.arms and len(found) > self.arms:
+            logits = self.net.logits(arm_features(view, found))
+            kept = sorted(np.argsort(-logits, kind="stable")[: self.arms].tolist())
+        self.last_kept = kept
+        return [self.prepared(view.state, found[k]) for k in kept]
+
+
+def prior_search(
+    path: str | Path,
+    seed: int | None = None,
+    budget: int = DEFAULT_BUDGET,
+    arms: int = DEFAULT_ARMS,
+    time_budget: float | None = None,
+    margin: float = CLOCK_MARGIN,
+    value: bool = False,
+) -> PriorSearchAgent:
+    """The guided search with the prior net saved at ``path``: ``expert:PATH`` (``?budget=N``,
+    ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score)."""
+    return PriorSearchAgent(
+        PriorNet.load(path), seed, budget, arms, time_budget, margin=margin, value=value
+    )
+
+
+class PriorPolicyAgent:
+    """The prior net alone (``expert-policy:PATH``): it plays the candidate it rates best, a
+    pot's aim calibrated by exact simulations as the search does (no noisy simulation); the
+    break and the 10.4 choice as the search makes them with one simulation."""
+
+    def __init__(self, path: str | Path, seed: int | None = None) -> None:
+        self.net = PriorNet.load(path)
+        self.search = SearchAgent(seed, budget=1)
+
+    def act(self, view: FrameView) -> Action:
+        if view.decision is Decision.BREAK:
+            return break_action(view.state)
+        if view.decision is Decision.CHOICE:
+            return self.search.act(view)
+        found = candidates(view)
+        if not found:
+            return fallback_action(view)
+        best = int(np.argmax(self.net.logits(arm_features(view, found))))
+        return self.search.prepared(view.state, found[best])

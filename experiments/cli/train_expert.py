@@ -1,0 +1,85 @@
+"""``kinghill train-expert``: expert iteration for the search's prior
+(:func:`kinghill.experiments.training.expert_iteration.train_expert`); the best net goes to
+``OUT/best.npz`` for ``expert:PATH``; prints the run's result as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+
+from kinghill.experiments.cli.app import non_negative_int, output_dir, positive_int, seed
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill train-expert``."""
+    parser = subparsers.add_parser(
+        "train-expert",
+        help="expert iteration: a prior net for the search, learnt from its own searches "
+        "(expert:PATH)",
+        description="Expert iteration: an expert search plays frames against itself; a small "
+        "net learns which candidate shots the expert spent its simulations on; the next "
+        "iteration's expert is the search guided by that net. Each iteration's net is played "
+        "against search, the best kept in OUT/best.npz (expert:OUT/best.npz); OUT also holds "
+        "the self-play shards, every iteration's net and tournament, evaluations.csv, "
+        "curve.png and run.json. Run the same command again to resume.",
+    )
+    parser.add_argument("--iterations", type=positive_int, default=3, help="iterations")
+    parser.add_argument(
+        "--frames", type=positive_int, default=200, help="self-play frames an iteration"
+    )
+    parser.add_argument(
+        "--expert-budget",
+        type=positive_int,
+        default=600,
+        help="the expert's simulations a decision",
+    )
+    parser.add_argument(
+        "--expert-arms",
+        type=non_negative_int,
+        default=16,
+        help="candidates the guided expert searches (iterations 2 on; 0: all)",
+    )
+    parser.add_argument(
+        "--budget", type=positive_int, default=150, help="simulations a decision when evaluated"
+    )
+    parser.add_argument(
+        "--arms", type=non_negative_int, default=8, help="candidates searched when evaluated"
+    )
+    parser.add_argument("--value", action="store_true", help="evaluate with the learnt leaf value")
+    parser.add_argument(
+        "--eval-frames", type=positive_int, default=40, help="frames against search an iteration"
+    )
+    parser.add_argument("--hidden", type=positive_int, default=32, help="hidden units")
+    parser.add_argument("--epochs", type=positive_int, default=40, help="passes over the data")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
+    parser.add_argument("--out", type=output_dir, required=True, help="the run's folder")
+    parser.set_defaults(
+        interrupted="finished shards, nets and evaluations are kept: the same command resumes"
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``kinghill train-expert`` and print its result."""
+    from kinghill.experiments.training.expert_iteration import ExpertConfig, train_expert
+    from kinghill.experiments.training.result import jsonable
+
+    config = ExpertConfig(
+        out=args.out,
+        iterations=args.iterations,
+        frames=args.frames,
+        expert_budget=args.expert_budget,
+        expert_arms=args.expert_arms,
+        budget=args.budget,
+        arms=args.arms,
+        value=args.value,
+        eval_frames=args.eval_frames,
+        hidden=args.hidden,
+        epochs=args.epochs,
+        jobs=args.jobs,
+        seed=args.seed,
+    )
+    print(json.dumps(jsonable(asdict(train_expert(config))), indent=2))
+    return 0

@@ -1,0 +1,308 @@
+"""Expert iteration for the search's prior (``kinghill train-expert``): an expert search plays
+frames against itself, a network learns which of the candidate shots the expert spent its
+simulations on, and the next iteration's expert is the search guided by that network.
+
+Iteration 1's expert is the plain search over every candidate (``expert_budget`` noisy
+simulations a decision, successive halving: the shots that survive the halving get the most);
+iteration k's is :class:`~kinghill.agents.prior.PriorSearchAgent` with the net of iteration
+k - 1 over its ``expert_arms`` best candidates. At every shot decision of its self-play the
+candidates' features (:func:`~kinghill.agents.prior.arm_features`) and the simulations each got
+are kept (the policy target: the expert's visit shares, as AlphaZero's), with the position's
+value features and the frame's result for the player to move (the value target). The prior is
+fitted to all iterations' decisions so far (cross-entropy, torch, Adam) and the value net
+(:func:`~kinghill.experiments.training.value_training.fit`) beside it; each iteration's net is
+then played against ``search`` (``eval_frames`` frames, seats swapped) and the best one kept.
+
+Everything lands in ``out``: ``iteration-K/shard-S.npz`` (self-play, :data:`SHARD_FRAMES`
+frames from seed S each), ``iteration-K/net.npz``, ``iteration-K/eval/`` (its tournament),
+``evaluations.csv``, ``curve.png``, ``best.npz`` and ``run.json``. A run stopped and started
+again with the same command continues: finished shards, nets and evaluations are kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import signal
+import time
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from kinghill.agents.prior import (
+    DEFAULT_ARMS,
+    DEFAULT_BUDGET,
+    N_FEATURES,
+    PriorNet,
+    PriorSearchAgent,
+    arm_features,
+)
+from kinghill.agents.search import SearchAgent, candidates
+from kinghill.agents.value import N_FEATURES as N_VALUE_FEATURES
+from kinghill.agents.value import value_features
+from kinghill.envs import Game
+from kinghill.envs.planning import warm_up
+from kinghill.envs.rules import Decision
+from kinghill.experiments.tournaments import evaluate
+from kinghill.experiments.training.frames import decisions
+from kinghill.experiments.training.result import TrainResult, session_of, write_run
+from kinghill.experiments.training.value_training import fit
+from kinghill.physics import NoiseModel
+
+MAX_ARMS = 48
+"""Candidates a decision holds at most in the data (the search makes about forty)."""
+NET_FILE = "net.npz"
+BEST_FILE = "best.npz"
+SCORE_FILE = "score.json"
+"""An iteration's row of ``evaluations.csv``: iteration, decisions learnt from so far, its
+score against ``search``, and the seconds it took (kept, so that a resumed run keeps them)."""
+EVALUATIONS = "evaluations.csv"
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    """A run of expert iteration (see the module docstring)."""
+
+    out: Path
+    iterations: int = 3
+    frames: int = 200
+    """Self-play frames an iteration."""
+    expert_budget: int = 600
+    """Noisy simulations a decision of the expert."""
+    expert_arms: int = 16
+    """Candidates the guided expert searches (iterations 2 on)."""
+    budget: int = DEFAULT_BUDGET
+    """Noisy simulations a decision of the agent evaluated (``expert:PATH?budget=``)."""
+    arms: int = DEFAULT_ARMS
+    value: bool = False
+    """Whether the agent evaluated scores its leaves with the learnt value."""
+    eval_frames: int = 40
+    hidden: int = 32
+    epochs: int = 40
+    jobs: int = 1
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Shot decisions of an expert's self-play: per decision the candidates' features (padded
+    to :data:`MAX_ARMS`, ``mask`` saying which rows are real), the simulations the expert gave
+    each, the position's value features, and the result for the player to move (1 won, 0 lost,
+    0.5 drawn)."""
+
+    features: np.ndarray
+    mask: np.ndarray
+    visits: np.ndarray
+    values: np.ndarray
+    results: np.ndarray
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **{k: getattr(self, k) for k in _FIELDS})
+
+    @classmethod
+    def load(cls, path: Path) -> Decisions:
+        with np.load(path) as data:
+            return cls(*(data[k] for k in _FIELDS))
+
+
+_FIELDS = ("features", "mask", "visits", "values", "results")
+
+
+def _expert(net: Path | None, seed: int, budget: int, arms: int) -> SearchAgent:
+    if net is None:
+        return SearchAgent(seed, budget)
+    return PriorSearchAgent(PriorNet.load(net), seed, budget, arms)
+
+
+def expert_self_play(
+    net: Path | None, first: int, frames: int, budget: int, arms: int
+) -> Decisions:
+    """Frames ``first``, ``first + 1``, ... of the expert (the plain search when ``net`` is
+    None, else the search guided by it over ``arms`` candidates) against itself, noise on,
+    seat ``s % 2`` breaking frame ``s``; every shot decision recorded."""
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    results: list[float] = []
+    for seed in range(first, first + frames):
+        game = Game(noise=NoiseModel())
+        game.reset(seed=seed, breaker=seed % 2)
+        players = [_expert(net, 2 * seed + seat, budget, arms) for seat in (0, 1)]
+        movers = []
+        for view, _ in decisions(game, players):
+            expert = players[view.player]
+            if view.decision is not Decision.SHOT or not expert.last_arms:
+                continue
+            found = getattr(expert, "last_candidates", None) or candidates(view)
+            kept = getattr(expert, "last_kept", None) or range(len(found))
+            visits = np.zeros(len(found), np.float32)
+            visits[list(kept)] = [arm.count for arm in expert.last_arms]
+            rows.append((arm_features(view, found), visits, value_features(view.frame, view.state)))
+            movers.append(view.player)
+        winner = game.frame.winner
+        results += [0.5 if winner is None else float(winner == m) for m in movers]
+    n = len(rows)
+    features = np.zeros((n, MAX_ARMS, N_FEATURES), np.float32)
+    mask = np.zeros((n, MAX_ARMS), bool)
+    visits = np.zeros((n, MAX_ARMS), np.float32)
+    for k, (x, v, _) in enumerate(rows):
+        a = min(len(v), MAX_ARMS)
+        features[k, :a], visits[k, :a], mask[k, :a] = x[:a], v[:a], True
+    values = np.array([r[2] for r in rows], np.float32).reshape(n, N_VALUE_FEATURES)
+    return Decisions(features, mask, visits, values, np.array(results, np.float32))
+
+
+def fit_prior(data: Decisions, hidden: int, epochs: int, seed: int) -> PriorNet:
+    """A net with ``hidden`` tanh units whose softmax over each decision's candidates fits the
+    expert's visit shares (cross-entropy; minibatch Adam, ``epochs`` passes, seeded)."""
+    import torch
+
+    torch.manual_seed(seed)
+    keep = data.visits.sum(axis=1) > 0
+    x = torch.as_tensor(data.features[keep])
+    mask = torch.as_tensor(data.mask[keep])
+    target = torch.as_tensor(data.visits[keep])
+    target = target / target.sum(dim=1, keepdim=True)
+    w1 = (torch.randn(N_FEATURES, hidden) / N_FEATURES**0.5).requires_grad_()
+    b1 = torch.zeros(hidden, requires_grad=True)
+    w2 = (torch.randn(hidden, 1) / hidden**0.5).requires_grad_()
+    b2 = torch.zeros(1, requires_grad=True)
+    optimiser = torch.optim.Adam([w1, b1, w2, b2], lr=3e-3, weight_decay=1e-5)
+    generator = torch.Generator().manual_seed(seed)
+    for _ in range(epochs):
+        for batch in torch.randperm(len(x), generator=generator).split(256):
+            logits = (torch.tanh(x[batch] @ w1 + b1) @ w2 + b2).squeeze(-1)
+            logits = logits.masked_fill(~mask[batch], -1e9)
+            loss = -(target[batch] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+    value = fit(data.values, data.results, hidden=16, seed=seed)
+    a, b, c, d = (w.detach().numpy().astype(np.float32) for w in (w1, b1, w2, b2))
+    return PriorNet(a, b, c, d, value=value)
+
+
+def joined(parts: list[Decisions]) -> Decisions:
+    """Several :class:`Decisions` as one, in order."""
+    return Decisions(*(np.concatenate([getattr(p, k) for p in parts]) for k in _FIELDS))
+
+
+SHARD_FRAMES = 10
+"""Self-play frames a shard holds (a worker's task; what a resumed run may lose)."""
+
+
+def _shard(arguments: tuple[Path | None, int, int, int, int, Path]) -> Path:
+    """Play one shard into its file (a worker's task)."""
+    net, first, frames, budget, arms, path = arguments
+    expert_self_play(net, first, frames, budget, arms).save(path)
+    return path
+
+
+def _shards(config: ExpertConfig, folder: Path, net: Path | None, first: int) -> list[Decisions]:
+    """The iteration's self-play: shards of :data:`SHARD_FRAMES` consecutive frame seeds from
+    ``first``, played in ``config.jobs`` workers unless their files are there already."""
+    starts = range(first, first + config.frames, SHARD_FRAMES)
+    paths = [folder / f"shard-{start}.npz" for start in starts]
+    todo = [
+        (net, start, min(SHARD_FRAMES, first + config.frames - start), config.expert_budget,
+         config.expert_arms, path)
+        for start, path in zip(starts, paths, strict=True)
+        if not path.exists()
+    ]  # fmt: skip
+    if todo:
+        with get_context("spawn").Pool(
+            min(config.jobs, len(todo)),
+            initializer=signal.signal,
+            initargs=(signal.SIGINT, signal.SIG_IGN),
+        ) as pool:
+            done = pool.imap_unordered(_shard, todo)
+            for _ in tqdm(done, total=len(todo), desc=f"{folder.name} self-play", unit="shard"):
+                pass
+    return [Decisions.load(path) for path in paths]
+
+
+def _score(config: ExpertConfig, net: Path, folder: Path) -> float:
+    """The guided search with ``net`` against ``search``: its score over the evaluation's
+    frames (a tournament in ``folder``, resumed if it is there)."""
+    spec = (
+        f"expert:{net}?budget={config.budget},arms={config.arms},value={str(config.value).lower()}"
+    )
+    report = evaluate(
+        {"expert": spec, "search": "search"},
+        config.eval_frames,
+        jobs=config.jobs,
+        seed=config.seed + 1_000_003,
+        out=folder,
+        rating_samples=100,
+    )
+    return report.win_rates["expert"]["search"].win_rate.estimate
+
+
+def train_expert(config: ExpertConfig) -> TrainResult:
+    """Run expert iteration as ``config`` says (resuming what ``config.out`` holds) and return
+    where the best net is, with the evaluation curve."""
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    sessions = session_of(out) + 1
+    write_run(out, config, None, sessions)
+    start = time.perf_counter()
+    warm_up()
+    data: list[Decisions] = []
+    scores: list[tuple[int, int, float, float]] = []
+    net: Path | None = None
+    for iteration in range(1, config.iterations + 1):
+        began = time.perf_counter()
+        folder = out / f"iteration-{iteration}"
+        folder.mkdir(exist_ok=True)
+        first = config.seed + (iteration - 1) * config.frames
+        data += _shards(config, folder, net, first)
+        net = folder / NET_FILE
+        scored = folder / SCORE_FILE
+        if not net.exists():
+            scored.unlink(missing_ok=True)
+            everything = joined(data)
+            fit_prior(everything, config.hidden, config.epochs, config.seed + iteration).save(net)
+        if not scored.exists():
+            score = _score(config, net, folder / "eval")
+            decided = sum(len(d.results) for d in data)
+            row = [iteration, decided, score, time.perf_counter() - began]
+            scored.write_text(json.dumps(row))
+        scores.append(tuple(json.loads(scored.read_text())))
+        if scores[-1][2] >= max(s[2] for s in scores):
+            shutil.copyfile(net, out / BEST_FILE)
+        _write_curve(out, scores)
+    best = max(scores, key=lambda s: s[2])
+    result = TrainResult(
+        model=out / BEST_FILE,
+        curve=out / "curve.png",
+        wall_seconds=time.perf_counter() - start,
+        episodes=sum(len(d.results) for d in data),
+        final_reward_mean=float("nan"),
+        final_win_rate=float(scores[-1][2]),
+        extra={"best_iteration": best[0], "best_score_vs_search": float(best[2])},
+    )
+    write_run(out, config, result, sessions)
+    return result
+
+
+def _write_curve(out: Path, scores: list[tuple[int, int, float, float]]) -> None:
+    """``evaluations.csv`` and ``curve.png``: each iteration's score against ``search``."""
+    with (out / EVALUATIONS).open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["iteration", "decisions", "score_vs_search", "seconds"])
+        writer.writerows(scores)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(5, 3.2))
+    axes.plot([s[0] for s in scores], [s[2] for s in scores], marker="o")
+    axes.axhline(0.5, color="grey", linewidth=0.8)
+    axes.set(xlabel="iteration", ylabel="score against search", ylim=(0, 1))
+    axes.set_title("Expert iteration: the guided search against search")
+    figure.tight_layout()
+    figure.savefig(out / "curve.png", dpi=100)
+    plt.close(figure)
