@@ -303,7 +303,9 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
     ## Rewards, Starting State, Episode End, Arguments
     As :class:`~kinghill.envs.KingOfTheHillEnv` (its arguments pass through ``gym.make``);
     ``reset(options=...)`` takes its start positions. ``info`` as there, plus
-    ``is_success`` at the end of a frame.
+    ``is_success`` at the end of a frame and ``action_mask``, the mask of the decision the
+    observation shows (what :meth:`action_masks` returns; a vector env's workers hand it over
+    with the step instead of a second call, :mod:`kinghill.experiments.training.masks`).
 
     ## Example
     >>> import gymnasium as gym
@@ -335,13 +337,20 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
-        return self._observe(obs), info
+        observed = self._observe(obs)
+        return observed, self._with_mask(info)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         if not self.action_space.contains(np.asarray(action, dtype=np.int64).reshape(-1)):
             raise ValueError(f"action {action!r} is outside {self.action_space}")
         obs, reward, terminated, truncated, info = self.env.step(self.menu.decode(action))
-        return self._observe(obs), reward, terminated, truncated, info
+        observed = self._observe(obs)
+        return observed, reward, terminated, truncated, self._with_mask(info)
+
+    def _with_mask(self, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` with the new decision's mask as ``info["action_mask"]``."""
+        info["action_mask"] = self.menu.action_masks()
+        return info
 
     def action_masks(self) -> np.ndarray:
         """The mask of the current decision (sb3-contrib's ``MaskablePPO`` reads it)."""

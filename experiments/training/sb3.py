@@ -31,6 +31,7 @@ from kinghill.experiments.training.config import (
 )
 from kinghill.experiments.training.curve import CURVE_FILE, plot_learning_curve
 from kinghill.experiments.training.environments import MONITOR_DIR, EnvFactory
+from kinghill.experiments.training.masks import MasksFromInfos
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
 from kinghill.experiments.training.win_rate import EVALUATIONS_FILE
 
@@ -42,7 +43,8 @@ CHECKPOINTS_DIR = "checkpoints"
 
 def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
     """The run's vector env: ``DummyVecEnv`` for one env, else ``SubprocVecEnv`` (or
-    ``gymnasium.make_vec(..., "async")`` adapted for SB3 with ``vectorization="gymnasium"``)."""
+    ``gymnasium.make_vec(..., "async")`` adapted for SB3 with ``vectorization="gymnasium"``);
+    masked envs' masks read off their steps (:class:`~.masks.MasksFromInfos`)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     if config.vectorization == "gymnasium":
@@ -55,8 +57,10 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
     ]
     if in_worker:
         warm_up()  # a cold compile of the kernels here, once, not in every worker
-        return SubprocVecEnv(fns)
-    return DummyVecEnv(fns)
+        vec: Any = SubprocVecEnv(fns)
+    else:
+        vec = DummyVecEnv(fns)
+    return MasksFromInfos(vec) if config.action == "masked" else vec
 
 
 def make_model(config: TrainConfig, env: Any, start: Path | None = None) -> Any:
