@@ -155,7 +155,8 @@ class PriorNet:
         value = None
         if "value_w1" in weights:
             value = ValueNet(*(weights[f"value_{k}"] for k in LAYERS))
-        return cls(*(weights[k] for k in LAYERS), value=value)
+        w1, b1, w2, b2 = (weights[k] for k in LAYERS)
+        return cls(w1, b1, w2, b2, value=value)
 
 
 class PriorSearchAgent(SearchAgent):

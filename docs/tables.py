@@ -87,10 +87,12 @@ def strength_score(row: dict[str, str]) -> tuple[Score, Path] | None:
 
 
 def tournament_command(row: dict[str, str]) -> str:
-    """The command that measures a row (its report is then copied to ``docs/strength``)."""
+    """The command that measures a row (its report is then copied to ``docs/strength``): 200
+    frames unless the row says ``frames``."""
     agents = " ".join(f'"{a}"' if "?" in a else a for a in (row["agent"], row["opponent"]))
     out = f"runs/strength/{row['id']}"
-    return f"kinghill tournament --agents {agents} --frames 200 --jobs 2 --out {out}"
+    frames = row.get("frames", 200)
+    return f"kinghill tournament --agents {agents} --frames {frames} --jobs 2 --out {out}"
 
 
 def strength_table(link_prefix: str) -> str:

@@ -204,3 +204,19 @@ def test_train_expert_runs_end_to_end_and_resumes(
     assert again[:2] == rows[:2]  # iteration 1 kept as it was
     assert again[2].split(",")[:3] == rows[2].split(",")[:3]  # 2 scored again, the same
     assert json.loads((out / "run.json").read_text())["sessions"] == 2
+
+
+def test_train_expert_on_ray_gives_the_local_runs_data(tmp_path: Path) -> None:
+    """--ray local: the self-play shards played as Ray tasks hold what local workers play."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
+    from kinghill.experiments.training.expert_iteration import ExpertConfig, train_expert
+
+    settings = {"iterations": 1, "frames": 2, "expert_budget": 12, "budget": 12, "arms": 4}
+    small = {"eval_frames": 2, "epochs": 2, "hidden": 4}
+    train_expert(ExpertConfig(tmp_path / "ray", ray="local", **settings, **small))
+    assert not ray.is_initialized()
+    train_expert(ExpertConfig(tmp_path / "local", **settings, **small))
+    for shard in (tmp_path / "local" / "iteration-1").glob("shard-*.npz"):
+        there = np.load(tmp_path / "ray" / "iteration-1" / shard.name)
+        here = np.load(shard)
+        assert all(np.array_equal(there[k], here[k]) for k in here.files)

@@ -21,7 +21,7 @@ from kinghill.experiments.ladder.zoo_page import PAGE, zoo_markdown
 from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
 from kinghill.experiments.tournaments.options import FrameOptions
 
-STRENGTH = {"random@1": 0, "heuristic@1": 2, "middle@1": 1, "strong": 3, "weak": -1}
+STRENGTH = {"random@1": 0, "heuristic@1": 2, "middle@1": 1, "strong": 3, "strong@1": 3, "weak": -1}
 
 
 def _probability(elo: float) -> float:
@@ -130,6 +130,27 @@ def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
     for agent in ("strong", "weak", "random@1", "heuristic@1", "middle@1"):
         assert f"<th>{agent}</th>" in page  # a row of the heat map each
     assert "http://" not in page and "https://" not in page and "<script src" not in page
+
+
+def test_an_agent_added_to_the_zoo_plays_only_its_own_pairs(tmp_path: Path) -> None:
+    """Issue 22.1: a model joining the zoo plays its pairs alone; the committed matrix's rows
+    of the others are kept (a new cache, as on another machine, plays nothing else)."""
+    zoo = _zoo(tmp_path)
+    first = build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    data = json.loads(zoo.read_text())
+    data["agents"].append({"id": "strong@1", "spec": "strong"})
+    zoo.write_text(json.dumps(data))
+    player = ScriptedPlayer()
+    grown = build_zoo(zoo, 1.0, tmp_path / "other-cache", player=player)
+    assert player.played == 3 * 8  # strong@1 against the three others, nothing more
+    assert grown.rows[:2] == first.rows[:2] and len(grown.rows) == 6
+    assert {frozenset(row.agents) for row in grown.rows} == {
+        frozenset((a, b)) for a in load_zoo(zoo).ids for b in load_zoo(zoo).ids if a < b
+    }
+    data["agents"] = [a for a in data["agents"] if a["id"] != "middle@1"]  # its rows go with it
+    zoo.write_text(json.dumps(data))
+    assert len(build_zoo(zoo, 1.0, tmp_path / "other-cache", player=player).rows) == 3
+    assert player.played == 3 * 8
 
 
 def test_the_zoo_page_shows_what_is_built(tmp_path: Path) -> None:

@@ -54,6 +54,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--epochs", type=positive_int, default=40, help="passes over the data")
     parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
     parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the self-play and the evaluations on Ray instead: a cluster address, "
+        "'auto', or 'local' to start one here (needs pip install 'kinghill[ray]')",
+    )
     parser.add_argument("--out", type=output_dir, required=True, help="the run's folder")
     parser.set_defaults(
         interrupted="finished shards, nets and evaluations are kept: the same command resumes"
@@ -80,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         jobs=args.jobs,
         seed=args.seed,
+        ray=args.ray,
     )
     print(json.dumps(jsonable(asdict(train_expert(config))), indent=2))
     return 0

@@ -74,8 +74,9 @@ def build_zoo(
     player: FramePlayer | None = None,
     progress: bool | None = None,
 ) -> Matrix:
-    """Play every pair of the zoo at ``path`` at ``noise_scale`` (pairs already in the cache are
-    not played again) and write its matrix beside the zoo file (:func:`matrix_path`).
+    """Play every pair of the zoo at ``path`` at ``noise_scale`` (pairs already in the cache or
+    in the committed matrix are not played again) and write its matrix beside the zoo file
+    (:func:`matrix_path`).
 
     :raises LadderError: a zoo agent that cannot be built (checked before any frame).
     """
@@ -87,10 +88,30 @@ def build_zoo(
     if player is None:
         for id, spec in specs.items():
             _built(spec, f"zoo agent {id}", "zoo")
-    rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
-    matrix = Matrix(noise_scale, zoo.frames, zoo.seed, tuple(rows))
+    kept = _committed_rows(zoo, zoo_path, noise_scale)
+    missing = [pair for pair in pairs if frozenset(pair) not in kept]
+    played = play_pairs(zoo, missing, specs, noise_scale, Path(cache), runner, player, progress)
+    found = kept | {frozenset(row.agents): row for row in played}
+    matrix = Matrix(noise_scale, zoo.frames, zoo.seed, tuple(found[frozenset(p)] for p in pairs))
     matrix.save(matrix_path(zoo_path, noise_scale))
     return matrix
+
+
+def _committed_rows(
+    zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale
+) -> dict[frozenset[str], PairRow]:
+    """The rows of the zoo's committed matrix at ``noise_scale`` between agents still in the
+    zoo, when it was played on the zoo's frames and seed (none otherwise): an agent added to
+    the zoo plays only its own pairs. A zoo id names one spec for good (a changed agent gets a
+    new id), and a pair's frames are fixed by its seeds."""
+    path = matrix_path(zoo_path, noise_scale)
+    if not path.exists():
+        return {}
+    matrix = Matrix.load(path)
+    if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
+        return {}
+    ids = set(zoo.ids)
+    return {frozenset(row.agents): row for row in matrix.rows if set(row.agents) <= ids}
 
 
 def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matrix:

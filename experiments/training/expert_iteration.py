@@ -26,9 +26,11 @@ import json
 import shutil
 import signal
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -48,6 +50,7 @@ from kinghill.envs import Game
 from kinghill.envs.planning import warm_up
 from kinghill.envs.rules import Decision
 from kinghill.experiments.tournaments import evaluate
+from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
 from kinghill.experiments.training.value_training import fit
@@ -85,6 +88,9 @@ class ExpertConfig:
     epochs: int = 40
     jobs: int = 1
     seed: int = 0
+    ray: str | None = None
+    """A Ray cluster address ('auto', 'local' to start one here): self-play shards and the
+    evaluations' frames run there instead of in local workers."""
 
 
 @dataclass(frozen=True)
@@ -194,8 +200,9 @@ SHARD_FRAMES = 10
 
 
 def _shard(arguments: tuple[Path | None, int, int, int, int, Path]) -> Path:
-    """Play one shard into its file (a worker's task)."""
+    """Play one shard into its file (a worker's or a Ray task; the kernels loaded first)."""
     net, first, frames, budget, arms, path = arguments
+    warm_up()
     expert_self_play(net, first, frames, budget, arms).save(path)
     return path
 
@@ -212,15 +219,29 @@ def _shards(config: ExpertConfig, folder: Path, net: Path | None, first: int) ->
         if not path.exists()
     ]  # fmt: skip
     if todo:
-        with get_context("spawn").Pool(
-            min(config.jobs, len(todo)),
-            initializer=signal.signal,
-            initargs=(signal.SIGINT, signal.SIG_IGN),
-        ) as pool:
-            done = pool.imap_unordered(_shard, todo)
-            for _ in tqdm(done, total=len(todo), desc=f"{folder.name} self-play", unit="shard"):
-                pass
+        bar = tqdm(total=len(todo), desc=f"{folder.name} self-play", unit="shard")
+        for _ in _played(config, todo):
+            bar.update()
+        bar.close()
     return [Decisions.load(path) for path in paths]
+
+
+def _played(config: ExpertConfig, todo: list[tuple[Any, ...]]) -> Iterator[Path]:
+    """Play the shards ``todo`` (:func:`_shard`'s arguments) in local workers, or as Ray tasks
+    with ``config.ray``; their files as each is done."""
+    if config.ray is not None:
+        ray = import_ray()
+        pending = [ray.remote(_shard).remote(task) for task in todo]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+        return
+    with get_context("spawn").Pool(
+        min(config.jobs, len(todo)),
+        initializer=signal.signal,
+        initargs=(signal.SIGINT, signal.SIG_IGN),
+    ) as pool:
+        yield from pool.imap_unordered(_shard, todo)
 
 
 def _score(config: ExpertConfig, net: Path, folder: Path) -> float:
@@ -236,13 +257,29 @@ def _score(config: ExpertConfig, net: Path, folder: Path) -> float:
         seed=config.seed + 1_000_003,
         out=folder,
         rating_samples=100,
+        runner=None if config.ray is None else on_ray(config.ray),
     )
     return report.win_rates["expert"]["search"].win_rate.estimate
 
 
 def train_expert(config: ExpertConfig) -> TrainResult:
     """Run expert iteration as ``config`` says (resuming what ``config.out`` holds) and return
-    where the best net is, with the evaluation curve."""
+    where the best net is, with the evaluation curve. With ``config.ray``, one Ray instance
+    serves the whole run (started here for 'local' or an address not yet connected)."""
+    if config.ray is None:
+        return _train_expert(config)
+    ray = import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=None if config.ray == "local" else config.ray, log_to_driver=False)
+    try:
+        return _train_expert(config)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _train_expert(config: ExpertConfig) -> TrainResult:
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     sessions = session_of(out) + 1
@@ -270,8 +307,8 @@ def train_expert(config: ExpertConfig) -> TrainResult:
             row = [iteration, decided, score, time.perf_counter() - began]
             scored.write_text(json.dumps(row))
         scores.append(tuple(json.loads(scored.read_text())))
-        if scores[-1][2] >= max(s[2] for s in scores):
-            shutil.copyfile(net, out / BEST_FILE)
+        if scores[-1][2] > max((s[2] for s in scores[:-1]), default=-1.0):
+            shutil.copyfile(net, out / BEST_FILE)  # the first of the best, as reported
         _write_curve(out, scores)
     best = max(scores, key=lambda s: s[2])
     result = TrainResult(
