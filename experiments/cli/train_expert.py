@@ -24,7 +24,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "the self-play shards, every iteration's net and tournament, evaluations.csv, "
         "curve.png and run.json. Run the same command again to resume.",
     )
-    parser.add_argument("--iterations", type=positive_int, default=3, help="iterations")
+    parser.add_argument(
+        "--iterations",
+        type=positive_int,
+        default=3,
+        help="iterations of self-play and fit (raise it to go on with a run)",
+    )
     parser.add_argument(
         "--frames", type=positive_int, default=200, help="self-play frames an iteration"
     )
@@ -50,7 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--eval-frames", type=positive_int, default=40, help="frames against search an iteration"
     )
-    parser.add_argument("--hidden", type=positive_int, default=32, help="hidden units")
+    parser.add_argument("--hidden", type=positive_int, default=32, help="the net's hidden units")
     parser.add_argument("--epochs", type=positive_int, default=40, help="passes over the data")
     parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
     parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
