@@ -45,6 +45,9 @@ aim (3-5 per pot variant); about 0.5 s a decision on a busy 2-core machine."""
 CLOCK_MARGIN = 1.0
 """Seconds the search keeps in hand before the clock's limit (the last simulation, returning the
 action, a busy machine)."""
+DEADLINE_BATCH = 16
+"""Noisy simulations played in one batch when thinking to a deadline: the anytime search's
+budget doubles, and one arm's samples in a single batch could run well past the clock."""
 CALIBRATION_STEP = math.radians(0.05)
 """First aim change of the calibration's secant (rad)."""
 CALIBRATION_STEPS = 2
@@ -270,12 +273,17 @@ class SearchAgent:
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
             for arm in arms:
-                # the arm's samples in one batch; past the deadline, only an untried arm gets one
+                # the arm's samples in batches (one without a deadline, else of at most
+                # DEADLINE_BATCH, the clock looked at between them); past the deadline, only an
+                # untried arm gets one
                 n = per_arm if not _past(deadline) else 0 if arm.count else 1
-                for value in self._scores(view, arm.action, n):
-                    arm.total += value
-                    arm.count += 1
-                    spent += 1
+                while n > 0:
+                    batch = n if deadline is None else min(n, DEADLINE_BATCH)
+                    for value in self._scores(view, arm.action, batch):
+                        arm.total += value
+                        arm.count += 1
+                        spent += 1
+                    n = 0 if _past(deadline) else n - batch
             arms = sorted(arms, key=lambda a: a.mean, reverse=True)
             if len(arms) == 1 or _past(deadline) or spent >= budget:
                 return arms[0]
