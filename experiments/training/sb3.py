@@ -200,10 +200,11 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
                 reset_num_timesteps=start_from is None,
             )
         except KeyboardInterrupt:
-            if getattr(env, "waiting", False):
+            inner = getattr(env, "unwrapped", env)  # the SubprocVecEnv under any wrapper
+            if getattr(inner, "waiting", False):
                 # Ctrl-C inside SubprocVecEnv.step_wait, maybe after some workers' results were
                 # read: close() would wait for those again, forever; the workers just close
-                env.waiting = False
+                inner.waiting = False
             for callback in callbacks:
                 if isinstance(callback, ProgressBarCallback):
                     callback.on_training_end()  # the bar ends before the line that says why
