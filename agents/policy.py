@@ -13,12 +13,14 @@ from kinghill.envs.rl import FrozenPolicy
 
 ALGORITHMS = ("PPO", "SAC", "MaskablePPO")
 """The algorithms a checkpoint may come from (MaskablePPO: sb3-contrib, the masked action)."""
+MASKED_POLICY_MODULE = "kinghill.agents.masked_policy"
+"""Where ``kinghill train``'s MaskablePPO policy lives (named, not imported: torch loads late)."""
 
 
 def algorithm_of(path: Path) -> str | None:
     """The algorithm a checkpoint was saved by, read from its policy class (None if unknown):
     SAC's policies live in ``stable_baselines3.sac``, PPO's actor-critic in ``common``,
-    MaskablePPO's in ``sb3_contrib.common.maskable``."""
+    MaskablePPO's in ``sb3_contrib.common.maskable`` (or :mod:`kinghill.agents.masked_policy`)."""
     try:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data"))
@@ -29,7 +31,7 @@ def algorithm_of(path: Path) -> str | None:
         return "SAC"
     if module == "stable_baselines3.common.policies":
         return "PPO"
-    if module.startswith("sb3_contrib.common.maskable"):
+    if module.startswith("sb3_contrib.common.maskable") or module == MASKED_POLICY_MODULE:
         return "MaskablePPO"
     return None
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from kinghill.agents import make_agent
+from kinghill.agents.masked_policy import MaskedMenuPolicy
+from kinghill.agents.policy import algorithm_of
 from kinghill.envs import Game
 from kinghill.experiments.cli.app import main
 from kinghill.experiments.cli.train import parse_reward
@@ -40,7 +42,9 @@ def test_maskable_ppo_trains_evaluates_and_loads_as_a_policy(tmp_path: Path) -> 
     run = json.loads((out / "run.json").read_text())
     assert run["config"]["reward"]["white"] == 0.2
 
+    assert algorithm_of(out / "final.zip") == "MaskablePPO"
     agent = make_agent(f"policy:{out / 'final.zip'}")
+    assert type(agent.policy.model.policy) is MaskedMenuPolicy  # the fused distribution
     game = Game()
     game.reset(seed=0)
     seats = [InProcessSeat(agent), InProcessSeat(make_agent("heuristic", seed=1))]

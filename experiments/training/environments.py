@@ -32,6 +32,29 @@ class FrameOutcome(gym.Wrapper[Any, Any, Any, Any]):
         return obs, reward, terminated, truncated, info
 
 
+DIAGNOSTIC_KEYS = ("ruling", "turns", "rulings", "events", "frame")
+"""Keys of the env's ``info`` that explain a step to a person (its rulings, events, the frame)
+and that no trainer reads: :class:`LeanInfo` leaves them in the worker."""
+
+
+class LeanInfo(gym.Wrapper[Any, Any, Any, Any]):
+    """Drops :data:`DIAGNOSTIC_KEYS` from ``info``: a worker pickles every step's ``info`` to
+    the trainer, and those dataclasses were most of its bytes (2.8 kB a step) and of the
+    trainer's unpickling."""
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(**kwargs)
+        return obs, _lean(info)
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward, terminated, truncated, _lean(info)
+
+
+def _lean(info: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in info.items() if key not in DIAGNOSTIC_KEYS}
+
+
 def training_guards(env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
     """``env`` with :class:`FrameOutcome` around it."""
     return FrameOutcome(env)
@@ -74,7 +97,7 @@ def make_training_env(
 ) -> gym.Env[Any, Any]:
     """Env ``rank`` of a run: the SB3 wrapper, the run's opponent, the outcome record, and a
     ``Monitor`` writing ``DIR/monitor/<rank>.monitor.csv`` (``s<session>-<rank>`` when the run
-    is resumed, so that the earlier sessions' episodes are kept)."""
+    is resumed, so that the earlier sessions' episodes are kept), its ``info`` lean."""
     from kinghill.envs.rl.wrappers import make_sb3_env
 
     if in_worker:
@@ -92,7 +115,7 @@ def make_training_env(
         from kinghill.experiments.training.league import LeagueFeedback
 
         env = LeagueFeedback(env)
-    return monitored(env, config.out, f"s{session}-{rank}" if session else str(rank))
+    return LeanInfo(monitored(env, config.out, f"s{session}-{rank}" if session else str(rank)))
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import Any
 import gymnasium as gym
 from stable_baselines3.common.callbacks import ProgressBarCallback
 
+from kinghill.agents.masked_policy import MaskedMenuPolicy
 from kinghill.envs.planning import warm_up
 from kinghill.experiments.training.algorithms import algorithm
 from kinghill.experiments.training.config import (
@@ -84,7 +85,7 @@ def make_model(config: TrainConfig, env: Any, start: Path | None = None) -> Any:
     if config.algo in ("ppo", "maskable-ppo"):
         net = {"net_arch": {"pi": list(config.net), "vf": list(config.net)}}
         return algorithm(config.algo)(
-            "MlpPolicy",
+            MaskedMenuPolicy if config.algo == "maskable-ppo" else "MlpPolicy",
             env,
             n_steps=config.n_steps,
             ent_coef=config.ent_coef,
