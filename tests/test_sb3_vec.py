@@ -78,3 +78,28 @@ def test_sb3_gymnasium_vec_hands_over_terminal_observation(tmp_path: Path) -> No
         assert ended, "no episode ended in 60 steps"
     finally:
         env.close()
+
+
+AUTO_CASES = [(2, 2, "in-process"), (3, 2, "sb3"), (16, 1, "in-process"), (1, 4, "in-process")]
+
+
+@pytest.mark.parametrize(("cores", "envs", "expected"), AUTO_CASES)
+def test_auto_vectorization_keeps_workers_for_machines_with_a_core_to_spare(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cores: int, envs: int, expected: str
+) -> None:
+    """``--vectorization auto`` (the default): worker processes only where every env and the
+    trainer have a core; on 2 cores the 2 envs step in the trainer's process (DummyVecEnv)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from kinghill.experiments.training import sb3
+
+    monkeypatch.setattr(sb3.os, "cpu_count", lambda: cores)
+    config = TrainConfig(out=tmp_path, envs=envs)
+    assert config.vectorization == "auto" and sb3.vectorization(config) == expected
+    assert sb3.vectorization(TrainConfig(out=tmp_path, envs=envs, vectorization="sb3")) == "sb3"
+    if expected == "in-process":
+        env = make_vec_env(config)
+        try:
+            assert isinstance(env, DummyVecEnv) and env.num_envs == envs
+        finally:
+            env.close()

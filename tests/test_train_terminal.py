@@ -104,7 +104,8 @@ def test_ctrl_c_keeps_the_model_in_one_line_and_resume_goes_on(tmp_path: Path) -
     """Ctrl-C during ``--algo maskable-ppo --envs 2`` (SubprocVecEnv workers, which the same
     SIGINT reaches): exit status 130, no traceback, one line naming interrupted.zip and the
     command that goes on; ``--resume`` then carries on the step count, curve and run.json."""
-    argv = ["train", "--algo", "maskable-ppo", "--envs", "2", "--out", "run", "--steps"]
+    argv = ["train", "--algo", "maskable-ppo", "--envs", "2", "--vectorization", "sb3"]
+    argv += ["--out", "run", "--steps"]
     argv += ["1000000", "--n-steps", "32", "--batch-size", "32", "--net", "8"]
     status, output = run_in_terminal(argv, tmp_path, timeout=300, interrupt_after="━".encode())
     assert status == 130, output

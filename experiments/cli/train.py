@@ -147,7 +147,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )  # fmt: skip
     parser.add_argument(
         "--vectorization", choices=VECTORIZATIONS, default=d.vectorization,
-        help="SubprocVecEnv or gymnasium.make_vec async (default: sb3)",
+        help="sb3: SubprocVecEnv (one worker process an env); gymnasium: gymnasium.make_vec "
+        "async; in-process: DummyVecEnv, every env in the trainer's process; auto: sb3 with "
+        "more cores than envs, else in-process (default: auto)",
     )  # fmt: skip
     parser.add_argument(
         "--checkpoint-every", type=non_negative_int, metavar="N",

@@ -24,7 +24,7 @@ LEAGUE = "league"
 """The opponent that trains against a league: built-in agents and snapshots, by PFSP."""
 POOLED = (SELF_PLAY, LEAGUE)
 """Opponents that keep a pool of the learner's snapshots."""
-VECTORIZATIONS = ("sb3", "gymnasium")
+VECTORIZATIONS = ("auto", "sb3", "gymnasium", "in-process")
 """``SubprocVecEnv`` or ``gymnasium.make_vec(..., "async")``."""
 POLICIES = ("shared", "per-seat")
 """RLlib: one policy for both seats, or one per seat."""
@@ -130,7 +130,11 @@ class TrainConfig:
     :param steps: total environment steps (learner decisions) over all envs.
     :param envs: environments, each in its own worker process when more than one.
     :param seed: seeds the model and the environments (env k gets ``seed + k``).
-    :param vectorization: "sb3" (``SubprocVecEnv``) or "gymnasium" (``gymnasium.make_vec``).
+    :param vectorization: "sb3" (``SubprocVecEnv``), "gymnasium" (``gymnasium.make_vec``),
+        "in-process" (``DummyVecEnv``: every env in the trainer's process, no pipes) or "auto":
+        "sb3" where the machine has a core for each env and one for the trainer, else
+        "in-process" (on 2 cores the pipes and the three processes' switching cost more than
+        the second core gives: ``benchmarks/training/results.md``).
     :param checkpoint_every: steps between checkpoints (0: none).
     :param pool_size: self-play: how many of the latest snapshots the opponents draw from.
     :param refresh: self-play: steps between snapshots added to the pool.
@@ -169,7 +173,7 @@ class TrainConfig:
     steps: int = 20_000
     envs: int = 2
     seed: int = 0
-    vectorization: str = "sb3"
+    vectorization: str = "auto"
     checkpoint_every: int = 5_000
     pool_size: int = 5
     refresh: int = 5_000

@@ -13,6 +13,7 @@ the curve carry on, the later sessions' logs beside the first's.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -42,17 +43,26 @@ INTERRUPTED_FILE = "interrupted.zip"
 CHECKPOINTS_DIR = "checkpoints"
 
 
+def vectorization(config: TrainConfig) -> str:
+    """How the run's envs are stepped: ``config.vectorization``, "auto" resolved ("sb3" with
+    more cores than envs, else "in-process")."""
+    if config.vectorization != "auto":
+        return config.vectorization
+    return "sb3" if config.envs > 1 and (os.cpu_count() or 1) > config.envs else "in-process"
+
+
 def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
-    """The run's vector env: ``DummyVecEnv`` for one env, else ``SubprocVecEnv`` (or
-    ``gymnasium.make_vec(..., "async")`` adapted for SB3 with ``vectorization="gymnasium"``);
+    """The run's vector env: ``DummyVecEnv`` for one env or in-process (:func:`vectorization`), else
+    ``SubprocVecEnv`` (or ``gymnasium.make_vec(..., "async")`` adapted for SB3 with
+    ``vectorization="gymnasium"``);
     masked envs' masks read off their steps (:class:`~.masks.MasksFromInfos`)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    if config.vectorization == "gymnasium":
+    if vectorization(config) == "gymnasium":
         from kinghill.experiments.training.vector import make_gymnasium_vec
 
         return make_gymnasium_vec(config, session)
-    in_worker = config.envs > 1
+    in_worker = config.envs > 1 and vectorization(config) != "in-process"
     fns: list[Callable[[], gym.Env[Any, Any]]] = [
         EnvFactory(config, rank, in_worker, session) for rank in range(config.envs)
     ]
