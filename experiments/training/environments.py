@@ -39,7 +39,7 @@ and that no trainer reads: :class:`LeanInfo` leaves them in the worker."""
 
 class LeanInfo(gym.Wrapper[Any, Any, Any, Any]):
     """Drops :data:`DIAGNOSTIC_KEYS` from ``info``: a worker pickles every step's ``info`` to
-    the trainer, and those dataclasses were most of its bytes (2.8 kB a step) and of the
+    the trainer, and those dataclasses were most of its bytes (about 3 kB a step) and of the
     trainer's unpickling."""
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
