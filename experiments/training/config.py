@@ -25,7 +25,7 @@ LEAGUE = "league"
 POOLED = (SELF_PLAY, LEAGUE)
 """Opponents that keep a pool of the learner's snapshots."""
 VECTORIZATIONS = ("auto", "sb3", "gymnasium", "in-process")
-"""``SubprocVecEnv`` or ``gymnasium.make_vec(..., "async")``."""
+"""How a run's envs are stepped (see ``TrainConfig.vectorization``)."""
 POLICIES = ("shared", "per-seat")
 """RLlib: one policy for both seats, or one per seat."""
 SEATS = ("player_0", "player_1")
@@ -128,7 +128,7 @@ class TrainConfig:
     :param opponent: an agent spec (``random``, ``policy:PATH``, ``mypkg.module:MyAgent``, ...;
         see :mod:`kinghill.agents.registry`), "self" (self-play) or "league".
     :param steps: total environment steps (learner decisions) over all envs.
-    :param envs: environments, each in its own worker process when more than one.
+    :param envs: environments (in worker processes or not: ``vectorization``).
     :param seed: seeds the model and the environments (env k gets ``seed + k``).
     :param vectorization: "sb3" (``SubprocVecEnv``), "gymnasium" (``gymnasium.make_vec``),
         "in-process" (``DummyVecEnv``: every env in the trainer's process, no pipes) or "auto":

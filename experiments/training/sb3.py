@@ -58,11 +58,12 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
     masked envs' masks read off their steps (:class:`~.masks.MasksFromInfos`)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    if vectorization(config) == "gymnasium":
+    mode = vectorization(config)
+    if mode == "gymnasium":
         from kinghill.experiments.training.vector import make_gymnasium_vec
 
         return make_gymnasium_vec(config, session)
-    in_worker = config.envs > 1 and vectorization(config) != "in-process"
+    in_worker = config.envs > 1 and mode != "in-process"
     fns: list[Callable[[], gym.Env[Any, Any]]] = [
         EnvFactory(config, rank, in_worker, session) for rank in range(config.envs)
     ]
