@@ -9,7 +9,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
 from kinghill.envs.rl.encoding import observation_space
-from kinghill.experiments.training.config import TrainConfig
+from kinghill.experiments.training.config import ConfigError, TrainConfig
 from kinghill.experiments.training.curve import load_curve
 from kinghill.experiments.training.sb3 import make_model, make_vec_env
 from kinghill.experiments.training.vector import GymnasiumVecEnv
@@ -103,3 +103,22 @@ def test_auto_vectorization_keeps_workers_for_machines_with_a_core_to_spare(
             assert isinstance(env, DummyVecEnv) and env.num_envs == envs
         finally:
             env.close()
+
+
+EVALUATION_CASES = [(2, 2, "background"), (3, 2, "inline"), (4, 2, "background"), (1, 4, "inline")]
+
+
+@pytest.mark.parametrize(("cores", "envs", "expected"), EVALUATION_CASES)
+def test_auto_evaluation_plays_in_the_background_on_a_core_the_training_leaves_free(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cores: int, envs: int, expected: str
+) -> None:
+    """``--evaluation auto`` (the default): a background worker where the trainer (and its env
+    workers, one a core) leave a core free; an explicit mode is kept."""
+    from kinghill.experiments.training import sb3
+
+    monkeypatch.setattr(sb3.os, "cpu_count", lambda: cores)
+    assert sb3.evaluation(TrainConfig(out=tmp_path, envs=envs)) == expected
+    for mode in ("inline", "background"):
+        assert sb3.evaluation(TrainConfig(out=tmp_path, envs=envs, evaluation=mode)) == mode
+    with pytest.raises(ConfigError, match="evaluation"):
+        TrainConfig(out=tmp_path, evaluation="elsewhere")

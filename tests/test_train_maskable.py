@@ -52,6 +52,35 @@ def test_maskable_ppo_trains_evaluates_and_loads_as_a_policy(tmp_path: Path) -> 
     assert game.is_over and all(d.fault is None for d in decided)
 
 
+@pytest.mark.slow
+def test_background_evaluations_play_the_same_frames_as_inline_ones(tmp_path: Path) -> None:
+    """``--evaluation background`` plays the evaluations in a worker process on snapshots
+    while training goes on: the same rows as inline, the same best model, no snapshot left."""
+    import torch
+
+    from kinghill.agents.policy import load_model
+
+    rows, weights = {}, {}
+    for mode in ("inline", "background"):
+        out = tmp_path / mode
+        status = main(
+            ["train", "--algo", "maskable-ppo", "--opponent", "heuristic", "--out", str(out),
+             "--steps", "256", "--envs", "1", "--n-steps", "64", "--batch-size", "32",
+             "--net", "16", "--checkpoint-every", "0", "--eval-every", "64", "--eval-frames", "2",
+             "--evaluation", mode, "--no-progress"]
+        )  # fmt: skip
+        assert status == 0
+        with (out / "evaluations.csv").open() as f:
+            rows[mode] = [(r["steps"], r["wins"]) for r in csv.DictReader(f)]
+        weights[mode] = load_model(out / "best_model.zip").policy.state_dict()
+        assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+    assert [steps for steps, _ in rows["background"]] == ["0", "64", "128", "192", "256"]
+    assert rows["background"] == rows["inline"]
+    inline, background = weights["inline"], weights["background"]
+    assert background.keys() == inline.keys()
+    assert all(torch.equal(background[k], inline[k]) for k in inline)
+
+
 def test_reward_weights_come_from_the_command_line(
     tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:

@@ -133,6 +133,28 @@ def test_ctrl_c_keeps_the_model_in_one_line_and_resume_goes_on(tmp_path: Path) -
     assert record["result"]["episodes"] > episodes_before  # the curve carries on
 
 
+def test_ctrl_c_with_background_evaluations_is_one_line_and_leaves_no_snapshot(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C while evaluations play in their worker process (``--evaluation background``,
+    which the same SIGINT reaches): one line, status 130, the evaluations recorded so far kept
+    and no snapshot folder left behind."""
+    argv = ["train", "--algo", "maskable-ppo", "--opponent", "heuristic", "--envs", "1"]
+    argv += ["--out", "run", "--steps", "1000000", "--n-steps", "32", "--batch-size", "32"]
+    argv += ["--net", "8", "--checkpoint-every", "0", "--eval-every", "64", "--eval-frames", "2"]
+    argv += ["--evaluation", "background"]
+    status, output = run_in_terminal(
+        argv, tmp_path, timeout=300, interrupt_after="━".encode(), delay=8.0
+    )
+    assert status == 130, output
+    assert "Traceback" not in output and "Error" not in output, output
+    assert len([line for line in output.splitlines() if "interrupted" in line]) == 1, output
+    run = tmp_path / "run"
+    assert (run / "interrupted.zip").stat().st_size > 0
+    assert (run / "evaluations.csv").read_text().startswith("steps,frames,wins")
+    assert [p.name for p in run.iterdir() if p.name.startswith(".")] == []
+
+
 def test_ctrl_c_in_train_value_with_workers_is_one_line(tmp_path: Path) -> None:
     """``kinghill train-value --jobs 2``: the self-play workers get the same SIGINT; one line
     says nothing was written, exit status 130."""

@@ -44,6 +44,7 @@ from kinghill.experiments.training import (
 from kinghill.experiments.training.algorithms import SAVED_BY
 from kinghill.experiments.training.config import (
     ALGORITHMS,
+    EVALUATIONS,
     POLICIES,
     POOLED,
     SELF_PLAY,
@@ -70,6 +71,7 @@ SB3_ONLY = (
     "warm_start",
     "curriculum",
     "torch_threads",
+    "evaluation",
 )
 """Arguments that only ``--backend sb3`` uses: a value other than the SB3 default with
 ``--backend rllib`` is an error (``--opponent`` may only be ``self``)."""
@@ -201,6 +203,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--eval-frames", type=even_frames, default=d.eval_frames, metavar="N",
         help=f"frames per evaluation, seats alternating (default: {d.eval_frames})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--evaluation", choices=EVALUATIONS, default=d.evaluation,
+        help="background: the evaluations play in a worker process on a snapshot while training "
+        "goes on; inline: training waits for them; auto: background where the training leaves "
+        "a core free (default: auto)",
     )  # fmt: skip
     parser.add_argument(
         "--ent-coef", type=entropy_coefficient, default=d.ent_coef,
@@ -373,6 +381,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
         opponent=args.opponent or SB3_DEFAULTS.opponent,
         steps=args.steps,
         vectorization=args.vectorization,
+        evaluation=args.evaluation,
         pool_size=args.pool_size,
         refresh=args.refresh,
         n_steps=args.n_steps,

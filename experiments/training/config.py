@@ -26,6 +26,8 @@ POOLED = (SELF_PLAY, LEAGUE)
 """Opponents that keep a pool of the learner's snapshots."""
 VECTORIZATIONS = ("auto", "sb3", "gymnasium", "in-process")
 """How a run's envs are stepped (see ``TrainConfig.vectorization``)."""
+EVALUATIONS = ("auto", "background", "inline")
+"""Where a run's evaluations play (see ``TrainConfig.evaluation``)."""
 POLICIES = ("shared", "per-seat")
 """RLlib: one policy for both seats, or one per seat."""
 SEATS = ("player_0", "player_1")
@@ -155,6 +157,9 @@ class TrainConfig:
         :mod:`kinghill.experiments.training.win_rate`.
     :param eval_opponent: the fixed opponent of the evaluations (an agent spec).
     :param eval_frames: frames per evaluation (even; seats alternate).
+    :param evaluation: "background" (the evaluations play in a worker process while training
+        goes on, on a snapshot of the model), "inline" (training waits for them) or "auto":
+        "background" where the training leaves a core free.
     :param curriculum: a built-in curriculum of start positions (``"practice"``, see
         :mod:`kinghill.envs.rl.curriculum`) or None for full frames only.
     :param league: the built-in agents of the league (``opponent="league"``), besides the
@@ -190,6 +195,7 @@ class TrainConfig:
     eval_every: int = 0
     eval_opponent: str = "heuristic"
     eval_frames: int = 40
+    evaluation: str = "auto"
     curriculum: str | None = None
     league: tuple[str, ...] = ("heuristic",)
     time_limit: float | None = None
@@ -205,6 +211,8 @@ class TrainConfig:
             raise ConfigError("maskable-ppo trains the masked action, and only it", "action")
         if self.vectorization not in VECTORIZATIONS:
             raise ConfigError(f"must be one of {VECTORIZATIONS}", "vectorization")
+        if self.evaluation not in EVALUATIONS:
+            raise ConfigError(f"must be one of {EVALUATIONS}", "evaluation")
         _at_least(self, 1, "steps", "envs", "pool_size", "refresh", "n_steps", "batch_size")
         _at_least(self, 1, "torch_threads")
         _check_common(self)

@@ -51,6 +51,15 @@ def vectorization(config: TrainConfig) -> str:
     return "sb3" if config.envs > 1 and (os.cpu_count() or 1) > config.envs else "in-process"
 
 
+def evaluation(config: TrainConfig) -> str:
+    """Where the run's evaluations play: ``config.evaluation``, "auto" resolved ("background"
+    where the trainer and its env workers (:func:`vectorization`) leave a core free)."""
+    if config.evaluation != "auto":
+        return config.evaluation
+    busy = 1 if vectorization(config) == "in-process" or config.envs == 1 else config.envs + 1
+    return "background" if (os.cpu_count() or 1) > busy else "inline"
+
+
 def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
     """The run's vector env: ``DummyVecEnv`` for one env or in-process (:func:`vectorization`), else
     ``SubprocVecEnv`` (or ``gymnasium.make_vec(..., "async")`` adapted for SB3 with
@@ -171,6 +180,7 @@ def _callbacks(config: TrainConfig) -> list[Any]:
                 config.eval_every,
                 noise=config.noise,
                 noise_scale=config.noise_scale,
+                background=evaluation(config) == "background",
             )
         )
     return out
@@ -212,6 +222,8 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
                 reset_num_timesteps=start_from is None,
             )
         except KeyboardInterrupt:
+            from kinghill.experiments.training.win_rate import WinRateEval
+
             inner = getattr(env, "unwrapped", env)  # the SubprocVecEnv under any wrapper
             if getattr(inner, "waiting", False):
                 # Ctrl-C inside SubprocVecEnv.step_wait, maybe after some workers' results were
@@ -220,6 +232,8 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
             for callback in callbacks:
                 if isinstance(callback, ProgressBarCallback):
                     callback.on_training_end()  # the bar ends before the line that says why
+                if isinstance(callback, WinRateEval):
+                    callback.abandon()  # evaluations still playing in the background
             model.save(out / INTERRUPTED_FILE)  # what was learnt so far is kept
             raise TrainingInterrupted(out, out / INTERRUPTED_FILE, model.num_timesteps) from None
         model.save(out / MODEL_FILE)

@@ -4,14 +4,21 @@ drawn on the learning curve, and the best model so far is kept.
 
 :func:`evaluate_policy_win_rate` plays the frames; :class:`WinRateEval` is the SB3 callback
 that calls it every ``every`` steps, writes ``DIR/evaluations.csv`` and ``DIR/best_model.zip``
-and logs ``eval/win_rate`` to the run's logger (TensorBoard, CSV). (Rating agents against each
-other by a round robin is :func:`kinghill.experiments.evaluate`.)
+and logs ``eval/win_rate`` to the run's logger (TensorBoard, CSV). In the background it plays
+them in a worker process (:func:`evaluate_checkpoint`) on a saved snapshot of the model, so
+that a core the training leaves free evaluates while the learner goes on. (Rating agents
+against each other by a round robin is :func:`kinghill.experiments.evaluate`.)
 """
 
 from __future__ import annotations
 
 import csv
+import multiprocessing
+import os
+import tempfile
 import time
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,11 +26,13 @@ from typing import Any
 from stable_baselines3.common.callbacks import BaseCallback
 
 from kinghill.agents import make_agent
+from kinghill.agents.policy import load_model
 from kinghill.envs import Agent, Game
 from kinghill.envs.game.noise import NoiseScale, scaled
 from kinghill.envs.rl.wrappers import FrozenPolicy
 from kinghill.experiments.tournaments.frame_player import InProcessSeat, play_out, seeds
 from kinghill.experiments.tournaments.stats import wilson_interval
+from kinghill.experiments.training.environments import in_worker_process
 from kinghill.physics import NoiseModel
 
 EVALUATIONS_FILE = "evaluations.csv"
@@ -78,6 +87,21 @@ def evaluate_policy_win_rate(
     return EvalResult(frames, wins, time.perf_counter() - start)
 
 
+def evaluate_checkpoint(
+    path: Path,
+    action: str,
+    opponent: str,
+    frames: int,
+    seed: int,
+    noise: bool,
+    noise_scale: NoiseScale,
+) -> EvalResult:
+    """:func:`evaluate_policy_win_rate` of the deterministic policy of the model saved at
+    ``path`` (what a background evaluation runs in its worker process)."""
+    policy = FrozenPolicy(load_model(path), action, deterministic=True)
+    return evaluate_policy_win_rate(policy, opponent, frames, seed, noise, noise_scale)
+
+
 class WinRateEval(BaseCallback):
     """At the start, every ``every`` environment steps and at the end of training,
     :func:`evaluate_policy_win_rate` the model's deterministic policy against ``opponent``; log
@@ -91,6 +115,10 @@ class WinRateEval(BaseCallback):
     :param every: environment steps between evaluations (over all envs).
     :param seed: the evaluation frames' base seed (the same frames each time).
     :param noise: execution noise in the evaluation frames; ``noise_scale`` its condition.
+    :param background: play the evaluations in a worker process on a snapshot of the model
+        (saved in a hidden folder of ``out`` until its result is in) while training goes on;
+        the results are the same frames and win rates as inline, recorded in order as they
+        arrive, and the last ones are waited for at the end of training.
     """
 
     def __init__(
@@ -103,6 +131,7 @@ class WinRateEval(BaseCallback):
         seed: int = 10_000,
         noise: bool = True,
         noise_scale: NoiseScale = 1.0,
+        background: bool = False,
     ) -> None:
         super().__init__()
         self.out = Path(out)
@@ -113,12 +142,22 @@ class WinRateEval(BaseCallback):
         self.seed = seed
         self.noise = noise
         self.noise_scale = noise_scale
+        self.background = background
         rows = load_evaluations(self.out / EVALUATIONS_FILE)  # a resumed run's best so far
         self.best = max((row["win_rate"] for row in rows), default=-1.0)
         self._next = every
+        self._asked: int | None = None  # the steps of the latest evaluation asked for
         self.results: list[tuple[int, EvalResult]] = []
+        self._pool: ProcessPoolExecutor | None = None
+        self._snapshots: tempfile.TemporaryDirectory[str] | None = None
+        self._pending: deque[tuple[int, Path, Future[EvalResult]]] = deque()
 
     def _on_training_start(self) -> None:
+        if self.background:
+            self._pool = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=in_worker_process
+            )
+            self._snapshots = tempfile.TemporaryDirectory(prefix=".evaluating-", dir=self.out)
         self._next = self.num_timesteps + self.every
         self._evaluate()  # where learning starts from (a warm start shows here)
 
@@ -126,25 +165,71 @@ class WinRateEval(BaseCallback):
         if self.num_timesteps >= self._next:
             self._next += self.every
             self._evaluate()
+        self._collect(wait=False)
         return True
 
     def _on_training_end(self) -> None:
-        if not self.results or self.results[-1][0] != self.num_timesteps:
+        if self._asked != self.num_timesteps:
             self._evaluate()
+        self._collect(wait=True)
+        self.abandon()
+
+    def abandon(self) -> None:
+        """Stop the background worker and remove its snapshots (the end of training, or an
+        interruption: evaluations still playing are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._snapshots is not None:
+            self._snapshots.cleanup()
+            self._snapshots = None
+        self._pending.clear()
 
     def _evaluate(self) -> None:
-        policy = FrozenPolicy(self.model, self.action, deterministic=True)
-        result = evaluate_policy_win_rate(
-            policy, self.opponent, self.frames, self.seed, self.noise, self.noise_scale
+        steps = self._asked = self.num_timesteps
+        if self._pool is None or self._snapshots is None:
+            policy = FrozenPolicy(self.model, self.action, deterministic=True)
+            result = evaluate_policy_win_rate(
+                policy, self.opponent, self.frames, self.seed, self.noise, self.noise_scale
+            )
+            self._record(steps, result, None)
+            return
+        snapshot = Path(self._snapshots.name) / f"{steps}.zip"
+        self.model.save(snapshot)
+        job = self._pool.submit(
+            evaluate_checkpoint,
+            snapshot,
+            self.action,
+            self.opponent,
+            self.frames,
+            self.seed,
+            self.noise,
+            self.noise_scale,
         )
-        self.results.append((self.num_timesteps, result))
+        self._pending.append((steps, snapshot, job))
+
+    def _collect(self, wait: bool) -> None:
+        """Record the background evaluations that are done, in the order they were asked for
+        (all of them with ``wait``)."""
+        while self._pending and (wait or self._pending[0][2].done()):
+            steps, snapshot, job = self._pending.popleft()
+            self._record(steps, job.result(), snapshot)
+
+    def _record(self, steps: int, result: EvalResult, snapshot: Path | None) -> None:
+        """Log and write one evaluation; keep its model as the best one if it is."""
+        self.results.append((steps, result))
         self.logger.record("eval/win_rate", result.win_rate)
         self.logger.record("eval/seconds", result.seconds)
-        self.logger.dump(self.num_timesteps)
-        write_row(self.out / EVALUATIONS_FILE, self.num_timesteps, result)
+        self.logger.dump(steps)
+        write_row(self.out / EVALUATIONS_FILE, steps, result)
         if result.win_rate > self.best:
             self.best = result.win_rate
-            self.model.save(self.out / BEST_MODEL_FILE)
+            if snapshot is None:
+                self.model.save(self.out / BEST_MODEL_FILE)
+            else:
+                os.replace(snapshot, self.out / BEST_MODEL_FILE)
+        elif snapshot is not None:
+            snapshot.unlink()
 
 
 def write_row(path: Path, steps: int, result: EvalResult) -> None:
