@@ -180,13 +180,14 @@ class PriorSearchAgent(SearchAgent):
         noise: NoiseModel | None = None,
         margin: float = CLOCK_MARGIN,
         value: bool = False,
+        lookahead: bool = False,
     ) -> None:
         if arms < 0:
             raise ValueError(f"arms: the number of shots searched, >= 0 (0: all), got {arms}")
         leaf: LeafValue = position_value
         if value and net.value is not None:
             leaf = LearnedValue(net.value)
-        super().__init__(seed, budget, time_budget, noise, margin, leaf)
+        super().__init__(seed, budget, time_budget, noise, margin, leaf, lookahead)
         self.net = net
         self.arms = arms
         self.last_candidates: list[Candidate] = []
@@ -210,11 +211,20 @@ def prior_search(
     time_budget: float | None = None,
     margin: float = CLOCK_MARGIN,
     value: bool = False,
+    lookahead: bool = False,
 ) -> PriorSearchAgent:
     """The guided search with the prior net saved at ``path``: ``expert:PATH`` (``?budget=N``,
-    ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score)."""
+    ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score,
+    ``?lookahead=true`` for leaves scored one shot deeper)."""
     return PriorSearchAgent(
-        PriorNet.load(path), seed, budget, arms, time_budget, margin=margin, value=value
+        PriorNet.load(path),
+        seed,
+        budget,
+        arms,
+        time_budget,
+        margin=margin,
+        value=value,
+        lookahead=lookahead,
     )
 
 

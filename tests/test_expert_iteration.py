@@ -114,7 +114,15 @@ def fit_value_net():  # noqa: ANN201  (a small ValueNet fitted to two made-up po
     return fit(x, np.array([1.0, 0.0], np.float32), hidden=2, epochs=5)
 
 
-@pytest.mark.parametrize("spec", ["expert:{}?budget=16,arms=4", "expert-policy:{}"])
+BOTH_SPECS = [
+    "expert:{}?budget=16,arms=4",
+    "expert-policy:{}",
+    "expert:{}?budget=16,arms=4,lookahead=true",
+    "search?budget=16,lookahead=true",
+]
+
+
+@pytest.mark.parametrize("spec", BOTH_SPECS)
 def test_both_specs_play_legal_seeded_decisions_of_every_kind(net_file: Path, spec: str) -> None:
     """Break, shots and the 10.4 choice (a frame of fouls against the random agent)."""
     spec = spec.format(net_file)

@@ -18,7 +18,7 @@ for tree in "$@"; do
   [ -f "$tree/experiments/cli/app.py" ] || cli=kinghill.experiments.cli
   echo "== $(git -C "$tree" rev-parse --short HEAD): the reference command"
   (cd "$tree" && export PYTHONPATH=$(as_package "$tree") &&
-    python3 -c "from kinghill.physics import simulate" &&  # a cold compile outside the run
+    python3 "$here/warm_up.py" &&  # a cold compile (engine and planner) outside the run
     python3 -m "$cli" train --algo maskable-ppo --opponent heuristic \
       --warm-start 200 --ent-coef 0.01 --steps 400000 --time-limit 14 --envs 2 --seed 0 \
       --n-steps 512 --batch-size 128 --net 64,64 --checkpoint-every 10000 --eval-every 8000 \

@@ -67,6 +67,7 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
     masked envs' masks read off their steps (:class:`~.masks.MasksFromInfos`)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    warm_up()  # a cold compile of the kernels announced here, once, not silently or per worker
     mode = vectorization(config)
     if mode == "gymnasium":
         from kinghill.experiments.training.vector import make_gymnasium_vec
@@ -77,7 +78,6 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
         EnvFactory(config, rank, in_worker, session) for rank in range(config.envs)
     ]
     if in_worker:
-        warm_up()  # a cold compile of the kernels here, once, not in every worker
         vec: Any = SubprocVecEnv(fns)
     else:
         vec = DummyVecEnv(fns)
