@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,11 +37,12 @@ def run_in_terminal(
     timeout: float,
     interrupt_after: bytes | None = None,
     delay: float = 1.0,
+    until: Callable[[], bool] = lambda: True,
 ) -> tuple[int, str]:
     """Run ``kinghill ARGV`` with stdin, stdout and stderr on a new pseudo-terminal, in a
     process group of its own; returns the exit status and everything it wrote there. With
     ``interrupt_after``, Ctrl-C is pressed (SIGINT to the group) ``delay`` seconds after that
-    text first shows."""
+    text first shows and ``until()`` holds (for what the run writes, on a slow machine)."""
     master, slave = os.openpty()
     process = subprocess.Popen(
         [str(KINGHILL), *argv],
@@ -68,7 +70,7 @@ def run_in_terminal(
                 chunks.append(data)
             elif process.poll() is not None:
                 break
-            if not pressed and interrupt_after in b"".join(chunks):
+            if not pressed and interrupt_after in b"".join(chunks) and until():
                 time.sleep(delay)
                 os.killpg(process.pid, signal.SIGINT)
                 pressed = True
@@ -143,15 +145,20 @@ def test_ctrl_c_with_background_evaluations_is_one_line_and_leaves_no_snapshot(
     argv += ["--out", "run", "--steps", "1000000", "--n-steps", "32", "--batch-size", "32"]
     argv += ["--net", "8", "--checkpoint-every", "0", "--eval-every", "64", "--eval-frames", "2"]
     argv += ["--evaluation", "background"]
+    evaluations = tmp_path / "run" / "evaluations.csv"
+
+    def one_recorded() -> bool:  # later evaluations are in the worker by then (every 64 steps)
+        return evaluations.exists() and len(evaluations.read_text().splitlines()) > 1
+
     status, output = run_in_terminal(
-        argv, tmp_path, timeout=300, interrupt_after="━".encode(), delay=8.0
+        argv, tmp_path, timeout=300, interrupt_after="━".encode(), delay=2.0, until=one_recorded
     )
     assert status == 130, output
     assert "Traceback" not in output and "Error" not in output, output
     assert len([line for line in output.splitlines() if "interrupted" in line]) == 1, output
     run = tmp_path / "run"
     assert (run / "interrupted.zip").stat().st_size > 0
-    assert (run / "evaluations.csv").read_text().startswith("steps,frames,wins")
+    assert evaluations.read_text().startswith("steps,frames,wins")
     assert [p.name for p in run.iterdir() if p.name.startswith(".")] == []
 
 
