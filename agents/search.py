@@ -113,8 +113,8 @@ class LookAheadValue:
     likely pot (the planner's noise-aware chance ``c``) is played once without noise and the
     position after it scored by ``base``; a miss (``1 - c``) hands the table as it stands to
     the other player (:func:`static_value`). The leaf is ``c * after + (1 - c) * missed``:
-    position play and what a leave hands the opponent both count, for about three times a
-    static leaf's cost. A result, a 10.4 choice, no pot on, or a pot whose uncalibrated aim
+    position play and what a leave hands the opponent both count (a search's decision takes
+    about 1.7 times as long). A result, a 10.4 choice, no pot on, or a pot whose uncalibrated aim
     misses when played exactly is scored by ``base`` itself. Measured weaker than the static
     leaf at equal time (docs/training.md, issue 19's ablations)."""
 
