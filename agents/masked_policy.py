@@ -38,38 +38,43 @@ class FusedMaskedMultiCategorical(MaskableMultiCategoricalDistribution):
         self.offsets = th.as_tensor(np.cumsum([0, *self.sizes[:-1]]), dtype=th.long)
         self.logits: th.Tensor | None = None
         self.masks: th.Tensor | None = None
-        self.log_p: th.Tensor | None = None
+        self._log_p: th.Tensor | None = None
 
     def proba_distribution(self: Self, action_logits: th.Tensor) -> Self:
         self.logits = action_logits.view(-1, sum(self.sizes))
         self.masks = None
-        self.log_p = self._log_softmax(self.logits)
+        self._log_p = None  # made when first read: a mask usually comes first
         return self
 
     def apply_masking(self, masks: Any) -> None:
         assert self.logits is not None, "Must set distribution parameters"
         if masks is None:
             self.masks = None
-            self.log_p = self._log_softmax(self.logits)
+            self._log_p = None
             return
         self.masks = th.as_tensor(masks, dtype=th.bool).reshape(self.logits.shape)
         masked = th.where(self.masks, self.logits, th.tensor(MASKED_LOGIT, dtype=self.logits.dtype))
-        self.log_p = self._log_softmax(masked)
+        self._log_p = self._log_softmax(masked)
+
+    @property
+    def log_p(self) -> th.Tensor:
+        """The log-probabilities of every part's choices (masked where a mask was applied)."""
+        assert self.logits is not None, "Must set distribution parameters"
+        if self._log_p is None:
+            self._log_p = self._log_softmax(self.logits)
+        return self._log_p
 
     def _log_softmax(self, logits: th.Tensor) -> th.Tensor:
         return th.cat([part.log_softmax(dim=1) for part in logits.split(self.sizes, dim=1)], dim=1)
 
     def _parts(self) -> tuple[th.Tensor, ...]:
-        assert self.log_p is not None, "Must set distribution parameters"
         return self.log_p.split(self.sizes, dim=1)
 
     def log_prob(self, actions: th.Tensor) -> th.Tensor:
-        assert self.log_p is not None, "Must set distribution parameters"
         columns = actions.view(-1, len(self.sizes)).long() + self.offsets
         return self.log_p.gather(1, columns).sum(dim=1)
 
     def entropy(self) -> th.Tensor:
-        assert self.log_p is not None, "Must set distribution parameters"
         log_p = self.log_p.clamp(min=th.finfo(self.log_p.dtype).min)
         p_log_p = log_p.exp() * log_p
         if self.masks is not None:
@@ -79,7 +84,6 @@ class FusedMaskedMultiCategorical(MaskableMultiCategoricalDistribution):
     def sample(self) -> th.Tensor:
         """One draw of every part by the Gumbel-max trick: the argmax of the log-probabilities
         plus standard Gumbel noise is distributed as the categorical (one draw of noise)."""
-        assert self.log_p is not None, "Must set distribution parameters"
         noisy = self.log_p - th.empty_like(self.log_p).exponential_().log()
         return th.stack([part.argmax(dim=1) for part in noisy.split(self.sizes, dim=1)], dim=1)
 

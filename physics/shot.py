@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -89,4 +89,4 @@ class NoiseModel:
         if norm > MISCUE_LIMIT:
             a, b = a * MISCUE_LIMIT / norm, b * MISCUE_LIMIT / norm
         speed = min(max(shot.speed + dv * self.sigma_speed, 1e-3), MAX_SPEED)
-        return replace(shot, phi=shot.phi + dphi * self.sigma_phi, speed=speed, a=a, b=b)
+        return Shot(shot.cue_ball, shot.phi + dphi * self.sigma_phi, speed, a, b)

@@ -16,6 +16,8 @@ from kinghill.envs.rl.masked import (
     PLAY_ON,
     POT_SLOTS,
     SLOTS,
+    action_space,
+    in_action_space,
     masked_observation_space,
     menu_observation,
     shot_menu,
@@ -83,8 +85,22 @@ def test_the_pot_slots_hold_the_heuristic_pots_with_their_calls() -> None:
 def test_an_action_outside_the_space_is_refused() -> None:
     env = gym.make("kinghill/KingOfTheHill-Masked-v0")
     env.reset(seed=0)
-    with pytest.raises(ValueError, match="outside"):
-        env.step(np.array([SLOTS, 0, 0]))
+    for outside in ([SLOTS, 0, 0], [0, -1, 0], [0, 0, 4], [0, 0], [0, 0, 0, 0]):
+        with pytest.raises(ValueError, match="outside"):
+            env.step(np.array(outside))
+    obs, *_ = env.step([0.0, 2, 3])  # converted to integers, as MultiDiscrete.contains does
+
+
+def test_the_steps_check_agrees_with_multidiscrete_contains() -> None:
+    """``in_action_space`` (the check of every step) says what ``action_space().contains``
+    says of the integer points around the space and of other shapes."""
+    space = action_space()
+    points = [np.array(p) for p in np.ndindex(SLOTS + 2, 5, 6)]
+    points = [p - 1 for p in points] + [np.zeros(2, int), np.zeros(4, int), np.zeros((1, 3), int)]
+    for point in points:
+        expected = space.contains(np.asarray(point, dtype=np.int64).reshape(-1))
+        assert in_action_space(point) == expected, point
+    assert sum(in_action_space(p) for p in points) == SLOTS * 3 * 4 + 1  # and the (1, 3) zeros
 
 
 def test_is_success_is_set_at_the_end_of_a_frame_only() -> None:

@@ -1,7 +1,10 @@
 """Issue 4: PPO and SAC run a few hundred steps on each SB3 wrapper, with ``SubprocVecEnv``
-(2 workers) and with ``gymnasium.make_vec(..., vectorization_mode="async")``."""
+(2 workers) and with ``gymnasium.make_vec(..., vectorization_mode="async")``; issue 18: the
+split vector env (env 0 in the trainer's process, the others in workers, stepped at once)
+steps the same envs as ``DummyVecEnv``, step for step."""
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +15,7 @@ from kinghill.envs.rl.encoding import observation_space
 from kinghill.experiments.training.config import ConfigError, TrainConfig
 from kinghill.experiments.training.curve import load_curve
 from kinghill.experiments.training.sb3 import make_model, make_vec_env
+from kinghill.experiments.training.split_vec import SplitVecEnv
 from kinghill.experiments.training.vector import GymnasiumVecEnv
 
 STEPS = 256
@@ -80,15 +84,22 @@ def test_sb3_gymnasium_vec_hands_over_terminal_observation(tmp_path: Path) -> No
         env.close()
 
 
-AUTO_CASES = [(2, 2, "in-process"), (3, 2, "sb3"), (16, 1, "in-process"), (1, 4, "in-process")]
+AUTO_CASES = [
+    (2, 2, "split"),
+    (3, 2, "sb3"),
+    (16, 1, "in-process"),
+    (1, 4, "in-process"),
+    (2, 4, "in-process"),
+]
 
 
 @pytest.mark.parametrize(("cores", "envs", "expected"), AUTO_CASES)
 def test_auto_vectorization_keeps_workers_for_machines_with_a_core_to_spare(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cores: int, envs: int, expected: str
 ) -> None:
-    """``--vectorization auto`` (the default): worker processes only where every env and the
-    trainer have a core; on 2 cores the 2 envs step in the trainer's process (DummyVecEnv)."""
+    """``--vectorization auto`` (the default): worker processes where every env and the trainer
+    have a core; on 2 cores 2 envs split (one in the trainer's process, one in a worker); with
+    fewer cores than envs, all in the trainer's process (DummyVecEnv)."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from kinghill.experiments.training import sb3
@@ -124,3 +135,71 @@ def test_auto_evaluation_plays_in_the_background_on_a_core_the_training_leaves_f
         assert sb3.evaluation(TrainConfig(out=tmp_path, envs=envs, evaluation=mode)) == mode
     with pytest.raises(ConfigError, match="evaluation"):
         TrainConfig(out=tmp_path, evaluation="elsewhere")
+
+
+def _masked_config(tmp_path: Path, vectorization: str) -> TrainConfig:
+    return TrainConfig(
+        out=tmp_path / vectorization,
+        algo="maskable-ppo",
+        action="masked",
+        opponent="heuristic",
+        envs=2,
+        seed=5,
+        vectorization=vectorization,
+    )
+
+
+def _rollout(vec: Any, steps: int) -> list[tuple[Any, ...]]:
+    """``steps`` steps of random legal actions (a fixed generator), everything they return."""
+    rng = np.random.default_rng(0)
+    vec.seed(5)
+    seen: list[tuple[Any, ...]] = [(vec.reset(), vec.env_method("action_masks"))]
+    for _ in range(steps):
+        masks = vec.env_method("action_masks")
+        actions = [
+            [rng.choice(np.flatnonzero(part)) for part in np.split(mask, [13, 16])]
+            for mask in masks
+        ]
+        obs, rewards, dones, infos = vec.step(np.array(actions))
+        ended = [info.get("won") for info in infos]
+        seen.append((obs, rewards, dones, ended, vec.env_method("action_masks")))
+    return seen
+
+
+@pytest.mark.slow
+def test_the_split_vec_env_steps_the_same_envs_as_dummy_vec_env(tmp_path: Path) -> None:
+    """Env 0 steps in this process while env 1 steps in a worker; observations, rewards (their
+    dtype too), episode ends and masks equal ``DummyVecEnv``'s, step for step."""
+    from stable_baselines3.common.monitor import Monitor
+
+    in_process = make_vec_env(_masked_config(tmp_path, "in-process"))
+    split = make_vec_env(_masked_config(tmp_path, "split"))
+    try:
+        assert isinstance(split.venv, SplitVecEnv)
+        assert isinstance(split.venv.remote, SubprocVecEnv) and split.venv.remote.num_envs == 1
+        expected, got = _rollout(in_process, 120), _rollout(split, 120)
+        assert any(any(dones) for _, _, dones, _, _ in expected[1:])  # a frame ended and reset
+        for want, have in zip(expected, got, strict=True):
+            for a, b in zip(want, have, strict=True):
+                if isinstance(a, np.ndarray):
+                    assert a.dtype == b.dtype and np.array_equal(a, b)
+                else:
+                    assert len(a) == len(b) and all(
+                        np.array_equal(x, y) for x, y in zip(a, b, strict=True)
+                    )
+        # the worker's env answers for index 1, this process's for index 0
+        inner = split.venv
+        assert inner.env_is_wrapped(Monitor) == [True, True]
+        masks = inner.env_method("action_masks")
+        assert np.array_equal(inner.env_method("action_masks", indices=[1])[0], masks[1])
+        inner.set_attr("marker", 7, indices=1)
+        assert inner.get_attr("marker", indices=[1]) == [7]
+        assert not hasattr(inner.local.envs[0], "marker")
+    finally:
+        in_process.close()
+        split.close()
+
+
+def test_the_split_vec_env_needs_two_envs() -> None:
+    with pytest.raises(ValueError, match="at least 2 envs"):
+        SplitVecEnv([lambda: None])  # type: ignore[list-item, return-value]

@@ -74,9 +74,22 @@ OBSERVATION_SIZE = _BASE_SIZE + SLOTS * N_FEATURES + N_GLOBAL
 _MIDDLES = (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT)
 
 
+ACTION_SIZES = (SLOTS, len(SPEED_FACTORS), len(SPINS))
+"""The choices of each part of an action: slots, speed levels, spin levels."""
+
+
 def action_space() -> spaces.MultiDiscrete:
     """``MultiDiscrete([slot, speed level, spin level])``."""
-    return spaces.MultiDiscrete([SLOTS, len(SPEED_FACTORS), len(SPINS)])
+    return spaces.MultiDiscrete(list(ACTION_SIZES))
+
+
+def in_action_space(action: Any) -> bool:
+    """Whether ``action`` (converted to integers) is a point of :func:`action_space`: what
+    ``action_space().contains`` says, without its cost on every step."""
+    point = np.asarray(action, dtype=np.int64).reshape(-1)
+    return point.shape == (len(ACTION_SIZES),) and all(
+        0 <= value < size for value, size in zip(point.tolist(), ACTION_SIZES, strict=True)
+    )
 
 
 def masked_observation_space() -> spaces.Box:
@@ -341,7 +354,7 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
         return observed, self._with_mask(info)
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        if not self.action_space.contains(np.asarray(action, dtype=np.int64).reshape(-1)):
+        if not in_action_space(action):
             raise ValueError(f"action {action!r} is outside {self.action_space}")
         obs, reward, terminated, truncated, info = self.env.step(self.menu.decode(action))
         observed = self._observe(obs)

@@ -141,7 +141,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )  # fmt: skip
     parser.add_argument(
         "--envs", type=positive_int, default=d.envs, metavar="K",
-        help="worker processes (default: 2)",
+        help="environments, stepped as --vectorization says (default: 2)",
     )  # fmt: skip
     parser.add_argument(
         "--seed", type=seed, default=d.seed,
@@ -150,8 +150,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--vectorization", choices=VECTORIZATIONS, default=d.vectorization,
         help="sb3: SubprocVecEnv (one worker process an env); gymnasium: gymnasium.make_vec "
-        "async; in-process: DummyVecEnv, every env in the trainer's process; auto: sb3 with "
-        "more cores than envs, else in-process (default: auto)",
+        "async; in-process: DummyVecEnv, every env in the trainer's process; split: env 0 in "
+        "the trainer's process, stepped while the others step in workers; auto: sb3 with more "
+        "cores than envs, split with as many, else in-process (default: auto)",
     )  # fmt: skip
     parser.add_argument(
         "--checkpoint-every", type=non_negative_int, metavar="N",

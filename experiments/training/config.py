@@ -24,7 +24,7 @@ LEAGUE = "league"
 """The opponent that trains against a league: built-in agents and snapshots, by PFSP."""
 POOLED = (SELF_PLAY, LEAGUE)
 """Opponents that keep a pool of the learner's snapshots."""
-VECTORIZATIONS = ("auto", "sb3", "gymnasium", "in-process")
+VECTORIZATIONS = ("auto", "sb3", "gymnasium", "in-process", "split")
 """How a run's envs are stepped (see ``TrainConfig.vectorization``)."""
 EVALUATIONS = ("auto", "background", "inline")
 """Where a run's evaluations play (see ``TrainConfig.evaluation``)."""
@@ -133,10 +133,12 @@ class TrainConfig:
     :param envs: environments (in worker processes or not: ``vectorization``).
     :param seed: seeds the model and the environments (env k gets ``seed + k``).
     :param vectorization: "sb3" (``SubprocVecEnv``), "gymnasium" (``gymnasium.make_vec``),
-        "in-process" (``DummyVecEnv``: every env in the trainer's process, no pipes) or "auto":
-        "sb3" where the machine has a core for each env and one for the trainer, else
-        "in-process" (on 2 cores the pipes and the three processes' switching cost more than
-        the second core gives: ``benchmarks/training/results.md``).
+        "in-process" (``DummyVecEnv``: every env in the trainer's process, no pipes), "split"
+        (env 0 in the trainer's process, stepped while the others step in workers:
+        :class:`~kinghill.experiments.training.split_vec.SplitVecEnv`) or "auto": "sb3" where
+        the machine has a core for each env and one for the trainer, "split" where it has one
+        for each env, else "in-process" (the same run step for step in every mode; which is
+        fastest where: ``benchmarks/training/results.md``).
     :param checkpoint_every: steps between checkpoints (0: none).
     :param pool_size: self-play: how many of the latest snapshots the opponents draw from.
     :param refresh: self-play: steps between snapshots added to the pool.

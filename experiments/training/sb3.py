@@ -35,35 +35,46 @@ from kinghill.experiments.training.curve import CURVE_FILE, plot_learning_curve
 from kinghill.experiments.training.environments import MONITOR_DIR, EnvFactory
 from kinghill.experiments.training.masks import MasksFromInfos
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
+from kinghill.experiments.training.split_vec import SplitVecEnv
 from kinghill.experiments.training.win_rate import EVALUATIONS_FILE
 
 MODEL_FILE = "final.zip"
 MODEL_META = "final.json"
 INTERRUPTED_FILE = "interrupted.zip"
 CHECKPOINTS_DIR = "checkpoints"
+ADAM = {"eps": 1e-5, "fused": True}
+"""PPO's optimiser: SB3's Adam (its ``eps``) in torch's fused form, the same algorithm in one
+kernel: on one CPU thread the default steps a small network's dozen tensors one by one."""
 
 
 def vectorization(config: TrainConfig) -> str:
-    """How the run's envs are stepped: ``config.vectorization``, "auto" resolved ("sb3" with
-    more cores than envs, else "in-process")."""
+    """How the run's envs are stepped: ``config.vectorization``, "auto" resolved: "sb3" with a
+    core for every env and the trainer, "split" with a core for every env (env 0 steps in the
+    trainer's process while the others step in workers), else "in-process"."""
     if config.vectorization != "auto":
         return config.vectorization
-    return "sb3" if config.envs > 1 and (os.cpu_count() or 1) > config.envs else "in-process"
+    cores = os.cpu_count() or 1
+    if config.envs > 1 and cores > config.envs:
+        return "sb3"
+    return "split" if config.envs > 1 and cores == config.envs else "in-process"
 
 
 def evaluation(config: TrainConfig) -> str:
     """Where the run's evaluations play: ``config.evaluation``, "auto" resolved ("background"
-    where the trainer and its env workers (:func:`vectorization`) leave a core free)."""
+    where a core is left beside the trainer and its env workers; the worker of a split vector
+    env counts as the trainer's, their steps taking turns with its forward passes and updates:
+    ``benchmarks/training/results.md`` measured split with background evaluations)."""
     if config.evaluation != "auto":
         return config.evaluation
-    busy = 1 if vectorization(config) == "in-process" or config.envs == 1 else config.envs + 1
+    sb3_workers = vectorization(config) == "sb3" and config.envs > 1
+    busy = config.envs + 1 if sb3_workers else 1
     return "background" if (os.cpu_count() or 1) > busy else "inline"
 
 
 def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
-    """The run's vector env: ``DummyVecEnv`` for one env or in-process (:func:`vectorization`), else
-    ``SubprocVecEnv`` (or ``gymnasium.make_vec(..., "async")`` adapted for SB3 with
-    ``vectorization="gymnasium"``);
+    """The run's vector env: ``DummyVecEnv`` for one env or in-process (:func:`vectorization`),
+    :class:`~.split_vec.SplitVecEnv` split, else ``SubprocVecEnv`` (or ``gymnasium.make_vec(...,
+    "async")`` adapted for SB3 with ``vectorization="gymnasium"``);
     masked envs' masks read off their steps (:class:`~.masks.MasksFromInfos`)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -75,10 +86,13 @@ def make_vec_env(config: TrainConfig, session: int = 0) -> Any:
         return make_gymnasium_vec(config, session)
     in_worker = config.envs > 1 and mode != "in-process"
     fns: list[Callable[[], gym.Env[Any, Any]]] = [
-        EnvFactory(config, rank, in_worker, session) for rank in range(config.envs)
+        EnvFactory(config, rank, in_worker and (rank > 0 or mode != "split"), session)
+        for rank in range(config.envs)
     ]
-    if in_worker:
-        vec: Any = SubprocVecEnv(fns)
+    if in_worker and mode == "split":
+        vec: Any = SplitVecEnv(fns)
+    elif in_worker:
+        vec = SubprocVecEnv(fns)
     else:
         vec = DummyVecEnv(fns)
     return MasksFromInfos(vec) if config.action == "masked" else vec
@@ -103,7 +117,10 @@ def make_model(config: TrainConfig, env: Any, start: Path | None = None) -> Any:
         "verbose": 0,
     }
     if config.algo in ("ppo", "maskable-ppo"):
-        net = {"net_arch": {"pi": list(config.net), "vf": list(config.net)}}
+        net = {
+            "net_arch": {"pi": list(config.net), "vf": list(config.net)},
+            "optimizer_kwargs": ADAM,
+        }
         return algorithm(config.algo)(
             MaskedMenuPolicy if config.algo == "maskable-ppo" else "MlpPolicy",
             env,
