@@ -74,3 +74,25 @@ def test_resume_errors_are_one_line(
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"kinghill train: error: {message}") and err.count("\n") == 1
+
+
+def test_a_new_run_in_a_folder_holding_a_run_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second run without --resume in the first one's folder would append its evaluations to
+    the first's and keep the first's best model: refused, naming --resume, the folder left as
+    it was; a fresh folder trains."""
+    out = tmp_path / "run"
+    argv = ["train", "--algo", "ppo", "--steps", "64", "--n-steps", "32", "--batch-size", "32",
+            "--envs", "1", "--net", "8", "--checkpoint-every", "0", "--no-progress"]  # fmt: skip
+    assert main([*argv, "--out", str(out)]) == 0
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    capsys.readouterr()
+    assert main([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out: {out} holds a run already (run.json, final.zip" in err
+    assert f"--resume {out} goes on with it" in err and err.count("\n") == 1
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+    with pytest.raises(ConfigError, match="holds a run already") as caught:
+        training.train(TrainConfig(out=out, steps=64, envs=1, progress=False))
+    assert caught.value.parameter == "out"

@@ -20,10 +20,14 @@ def train(config: TrainConfig | RLlibConfig, resume: bool = False) -> TrainResul
 
     :param resume: go on with the interrupted (or finished) run in ``config.out`` from its
         newest saved model, the step count, the curve and ``run.json`` carried on.
-    :raises ConfigError: a configuration that cannot be trained, naming the parameter.
+    :raises ConfigError: a configuration that cannot be trained, naming the parameter; a new
+        run (not ``resume``) in a folder that holds a run already (``out``), whose curve,
+        evaluations and best model the new one would mix with its own.
     :raises TrainingError: a run that cannot go on for another reason.
     :raises TrainingInterrupted: Ctrl-C; what was learnt is saved and the run can be resumed.
     """
+    if not resume:
+        _check_unused(Path(config.out))
     if isinstance(config, RLlibConfig):
         from kinghill.experiments.training.rllib_train import train_rllib
 
@@ -31,6 +35,22 @@ def train(config: TrainConfig | RLlibConfig, resume: bool = False) -> TrainResul
     from kinghill.experiments.training.sb3 import train_sb3
 
     return train_sb3(config, resume)
+
+
+RUN_MARKS = ("run.json", "evaluations.csv", "final.zip", "interrupted.zip", "interrupted",
+             "checkpoints", "monitor", "tb")  # fmt: skip
+"""What a training run leaves in its folder, either backend, from its first steps on."""
+
+
+def _check_unused(out: Path) -> None:
+    """Refuse a new run in a folder that holds one (see :data:`RUN_MARKS`)."""
+    found = [name for name in RUN_MARKS if (out / name).exists()]
+    if found:
+        raise ConfigError(
+            f"{out} holds a run already ({', '.join(found)}): --resume {out} goes on with it, a "
+            "new run needs another --out (or the old folder removed)",
+            "out",
+        )
 
 
 def saved_config(out: Path) -> TrainConfig | RLlibConfig:
