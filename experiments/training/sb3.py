@@ -61,9 +61,9 @@ def vectorization(config: TrainConfig) -> str:
 
 def evaluation(config: TrainConfig) -> str:
     """Where the run's evaluations play: ``config.evaluation``, "auto" resolved ("background"
-    where a core is left beside the trainer and its env workers; the worker of a split vector
-    env counts as the trainer's, their steps taking turns with its forward passes and updates:
-    ``benchmarks/training/results.md`` measured split with background evaluations)."""
+    where a core is left beside the trainer and its ``sb3`` env workers; a split vector env's
+    worker is not counted: an evaluation, a second or so every few thousand steps, shares its
+    core while it plays, which ``benchmarks/training/results.md`` measured)."""
     if config.evaluation != "auto":
         return config.evaluation
     sb3_workers = vectorization(config) == "sb3" and config.envs > 1
@@ -119,7 +119,7 @@ def make_model(config: TrainConfig, env: Any, start: Path | None = None) -> Any:
     if config.algo in ("ppo", "maskable-ppo"):
         net = {
             "net_arch": {"pi": list(config.net), "vf": list(config.net)},
-            "optimizer_kwargs": ADAM,
+            "optimizer_kwargs": dict(ADAM),
         }
         return algorithm(config.algo)(
             MaskedMenuPolicy if config.algo == "maskable-ppo" else "MlpPolicy",
