@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from kinghill.agents.learned_break import LearnedBreak
 from kinghill.agents.search import (
     CLOCK_MARGIN,
     KICK,
@@ -122,13 +123,15 @@ def arm_features(view: FrameView, found: list[Candidate]) -> np.ndarray:
 @dataclass(frozen=True)
 class PriorNet:
     """A two-layer tanh network giving each candidate shot a logit (``w1``: features x hidden,
-    ``w2``: hidden x 1), and optionally the leaf value learnt beside it."""
+    ``w2``: hidden x 1), optionally the leaf value learnt beside it and the break learnt for the
+    rack."""
 
     w1: np.ndarray
     b1: np.ndarray
     w2: np.ndarray
     b2: np.ndarray
     value: ValueNet | None = None
+    break_shot: LearnedBreak | None = None
 
     def __post_init__(self) -> None:
         check_layers(self.w1, self.b1, self.w2, self.b2, N_FEATURES, "prior net")
@@ -142,6 +145,8 @@ class PriorNet:
         arrays: dict[str, Any] = {k: getattr(self, k) for k in LAYERS}
         if self.value is not None:
             arrays |= {f"value_{k}": getattr(self.value, k) for k in LAYERS}
+        if self.break_shot is not None:
+            arrays |= self.break_shot.arrays()
         np.savez(path, features=np.array(FEATURES), **arrays)
 
     @classmethod
@@ -156,7 +161,7 @@ class PriorNet:
         if "value_w1" in weights:
             value = ValueNet(*(weights[f"value_{k}"] for k in LAYERS))
         w1, b1, w2, b2 = (weights[k] for k in LAYERS)
-        return cls(w1, b1, w2, b2, value=value)
+        return cls(w1, b1, w2, b2, value=value, break_shot=LearnedBreak.read(path))
 
 
 class PriorSearchAgent(SearchAgent):
@@ -164,7 +169,9 @@ class PriorSearchAgent(SearchAgent):
     ``arms=0``), scored at its leaves by the hand-made
     :func:`~kinghill.agents.search.position_value`, or with ``value`` by the net's learnt value
     (it costs about twice as much a leaf). The clock, the 10.4
-    choice and the budget work as in :class:`SearchAgent`.
+    choice and the budget work as in :class:`SearchAgent`. It breaks with the net's learnt break
+    when the net has one and the table is the rack it was learnt on (``learned_break=False``:
+    the hand-made break, as the search's).
 
     :attr:`last_kept` holds which candidates of the last shot were searched (their indices in
     :func:`~kinghill.agents.search.candidates`' order), for an expert's record.
@@ -181,6 +188,7 @@ class PriorSearchAgent(SearchAgent):
         margin: float = CLOCK_MARGIN,
         value: bool = False,
         lookahead: bool = False,
+        learned_break: bool = True,
     ) -> None:
         if arms < 0:
             raise ValueError(f"arms: the number of shots searched, >= 0 (0: all), got {arms}")
@@ -190,8 +198,13 @@ class PriorSearchAgent(SearchAgent):
         super().__init__(seed, budget, time_budget, noise, margin, leaf, lookahead)
         self.net = net
         self.arms = arms
+        self.learned_break = learned_break
         self.last_candidates: list[Candidate] = []
         self.last_kept: list[int] = []
+
+    def act(self, view: FrameView) -> Action:
+        learnt = _learnt_break(self.net, view) if self.learned_break else None
+        return learnt or super().act(view)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         found = self.last_candidates = candidates(view)
@@ -212,10 +225,12 @@ def prior_search(
     margin: float = CLOCK_MARGIN,
     value: bool = False,
     lookahead: bool = False,
+    learned_break: bool = True,
 ) -> PriorSearchAgent:
     """The guided search with the prior net saved at ``path``: ``expert:PATH`` (``?budget=N``,
     ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score,
-    ``?lookahead=true`` for leaves scored one shot deeper)."""
+    ``?lookahead=true`` for leaves scored one shot deeper, ``?learned_break=false`` for the
+    hand-made break instead of the net's)."""
     return PriorSearchAgent(
         PriorNet.load(path),
         seed,
@@ -225,21 +240,27 @@ def prior_search(
         margin=margin,
         value=value,
         lookahead=lookahead,
+        learned_break=learned_break,
     )
 
 
 class PriorPolicyAgent:
     """The prior net alone (``expert-policy:PATH``): it plays the candidate it rates best, a
     pot's aim calibrated by exact simulations as the search does (no noisy simulation); the
-    break and the 10.4 choice as the search makes them with one simulation."""
+    break learnt beside the net when it has one (else, or with ``learned_break=False``, the
+    hand-made one) and the 10.4 choice as the search makes it with one simulation."""
 
-    def __init__(self, path: str | Path, seed: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path, seed: int | None = None, learned_break: bool = True
+    ) -> None:
         self.net = PriorNet.load(path)
         self.search = SearchAgent(seed, budget=1)
+        self.learned_break = learned_break
 
     def act(self, view: FrameView) -> Action:
         if view.decision is Decision.BREAK:
-            return break_action(view.state)
+            learnt = _learnt_break(self.net, view) if self.learned_break else None
+            return learnt or break_action(view.state)
         if view.decision is Decision.CHOICE:
             return self.search.act(view)
         found = candidates(view)
@@ -247,3 +268,11 @@ class PriorPolicyAgent:
             return fallback_action(view)
         best = int(np.argmax(self.net.logits(arm_features(view, found))))
         return self.search.prepared(view.state, found[best])
+
+
+def _learnt_break(net: PriorNet, view: FrameView) -> ShotAction | None:
+    """The net's learnt break when a break is due on the rack it was learnt on, else None."""
+    shot = net.break_shot
+    if view.decision is not Decision.BREAK or shot is None or not shot.fits(view.state):
+        return None
+    return shot.action()

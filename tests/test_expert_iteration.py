@@ -1,8 +1,8 @@
 """Issue 19: the search guided by a learned prior (``expert:PATH``, ``expert-policy:PATH``) and
 expert iteration (``kinghill train-expert``): the net's features and file, the guided search
 (it searches the shots the net rates best, legal at every kind of decision, on the clock), and
-the training loop on a tiny budget end to end (a net that loads and plays; resuming continues
-the same run and plays nothing twice)."""
+the training loop on a tiny budget end to end (a learnt break every net carries, a net that
+loads and plays; resuming continues the same run and plays or learns nothing twice)."""
 
 import json
 import time
@@ -14,6 +14,7 @@ import pytest
 from net_weights import random_layers
 
 from kinghill.agents import AgentSpecError, check_agent, make_agent
+from kinghill.agents.learned_break import LearnedBreak
 from kinghill.agents.prior import (
     ARM_FEATURES,
     FEATURES,
@@ -190,7 +191,8 @@ def test_train_expert_runs_end_to_end_and_resumes(
     args = [
         "train-expert", "--iterations", "2", "--frames", "2", "--expert-budget", "16",
         "--expert-arms", "6", "--budget", "16", "--arms", "4", "--eval-frames", "2",
-        "--epochs", "2", "--hidden", "4", "--out", str(out),
+        "--epochs", "2", "--hidden", "4", "--break-population", "20", "--break-generations",
+        "1", "--out", str(out),
     ]  # fmt: skip
     assert cli.main(args) == 0
     result = json.loads(capsys.readouterr().out)
@@ -200,13 +202,18 @@ def test_train_expert_runs_end_to_end_and_resumes(
     rows = (out / "evaluations.csv").read_text().splitlines()
     assert rows[0].startswith("iteration,") and len(rows) == 3
     make_agent(f"expert:{out / 'best.npz'}?budget=8", 0).act(shot_view())
+    learnt = LearnedBreak.read(out / "break.npz")
+    assert learnt is not None and result["extra"]["break_score"] == learnt.score
+    for net_path in (out / "best.npz", *out.glob("iteration-*/net.npz")):
+        carried = PriorNet.load(net_path).break_shot
+        assert carried is not None and carried.parameters == learnt.parameters  # every net's
     shards = sorted(out.glob("iteration-*/shard-*.npz"))
-    stamps = [p.stat().st_mtime_ns for p in shards]
+    stamps = [p.stat().st_mtime_ns for p in [*shards, out / "break.npz"]]
     net = (out / "iteration-2" / "net.npz").read_bytes()
     (out / "iteration-2" / "net.npz").unlink()  # as if stopped before iteration 2's fit
     assert cli.main(args) == 0
     capsys.readouterr()
-    assert [p.stat().st_mtime_ns for p in shards] == stamps  # no frame played again
+    assert [p.stat().st_mtime_ns for p in [*shards, out / "break.npz"]] == stamps  # nor learnt
     assert (out / "iteration-2" / "net.npz").read_bytes() == net  # the same fit again
     again = (out / "evaluations.csv").read_text().splitlines()
     assert again[:2] == rows[:2]  # iteration 1 kept as it was
@@ -220,7 +227,7 @@ def test_train_expert_on_ray_gives_the_local_runs_data(tmp_path: Path) -> None:
     from kinghill.experiments.training.expert_iteration import ExpertConfig, train_expert
 
     settings = {"iterations": 1, "frames": 2, "expert_budget": 12, "budget": 12, "arms": 4}
-    small = {"eval_frames": 2, "epochs": 2, "hidden": 4}
+    small = {"eval_frames": 2, "epochs": 2, "hidden": 4, "break_population": 0}
     train_expert(ExpertConfig(tmp_path / "ray", ray="local", **settings, **small))
     assert not ray.is_initialized()
     train_expert(ExpertConfig(tmp_path / "local", **settings, **small))

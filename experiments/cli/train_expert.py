@@ -11,17 +11,29 @@ from dataclasses import asdict
 from kinghill.experiments.cli.app import non_negative_int, output_dir, positive_int, seed
 
 
+def _population(text: str) -> int:
+    """A break population: 0 (no learnt break) or at least 2."""
+    value = non_negative_int(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("0 (the hand-made break) or at least 2, got 1")
+    return value
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Mount ``kinghill train-expert``."""
     parser = subparsers.add_parser(
         "train-expert",
         help="expert iteration: a prior net for the search, learnt from its own searches "
         "(expert:PATH)",
-        description="Expert iteration: an expert search plays frames against itself; a small "
+        description="Expert iteration: first a break is learnt for the rack (the "
+        "cross-entropy method over where white 1 stands, the aim, speed and spin, scored "
+        "under noise as the search scores a shot); then an expert search plays frames "
+        "against itself; a small "
         "net learns which candidate shots the expert spent its simulations on; the next "
         "iteration's expert is the search guided by that net. Each iteration's net is played "
         "against search, the best kept in OUT/best.npz (expert:OUT/best.npz); OUT also holds "
-        "the self-play shards, every iteration's net and tournament, evaluations.csv, "
+        "the learnt break (break.npz), the self-play shards, every iteration's net and "
+        "tournament, evaluations.csv, "
         "curve.png and run.json. Run the same command again to resume.",
     )
     parser.add_argument(
@@ -57,6 +69,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument("--hidden", type=positive_int, default=32, help="the net's hidden units")
     parser.add_argument("--epochs", type=positive_int, default=40, help="passes over the data")
+    parser.add_argument(
+        "--break-population",
+        type=_population,
+        default=4000,
+        help="random breaks the learnt break's search starts from (0: the hand-made break)",
+    )
+    parser.add_argument(
+        "--break-generations",
+        type=non_negative_int,
+        default=8,
+        help="generations of the break's cross-entropy search",
+    )
     parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
     parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
     parser.add_argument(
@@ -92,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         seed=args.seed,
         ray=args.ray,
+        break_population=args.break_population,
+        break_generations=args.break_generations,
     )
     print(json.dumps(jsonable(asdict(train_expert(config))), indent=2))
     return 0

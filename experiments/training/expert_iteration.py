@@ -2,21 +2,25 @@
 frames against itself, a network learns which of the candidate shots the expert spent its
 simulations on, and the next iteration's expert is the search guided by that network.
 
-Iteration 1's expert is the plain search over every candidate (``expert_budget`` noisy
-simulations a decision, successive halving: the shots that survive the halving get the most);
-iteration k's is :class:`~kinghill.agents.prior.PriorSearchAgent` with the net of iteration
-k - 1 over its ``expert_arms`` best candidates. At every shot decision of its self-play the
-candidates' features (:func:`~kinghill.agents.prior.arm_features`) and the simulations each got
-are kept (the policy target: the expert's visit shares, as AlphaZero's), with the position's
-value features and the frame's result for the player to move (the value target). The prior is
-fitted to all iterations' decisions so far (cross-entropy, torch, Adam) and the value net
-(:func:`~kinghill.experiments.training.value_training.fit`) beside it; each iteration's net is
-then played against ``search`` (``eval_frames`` frames, seats swapped) and the best one kept.
+First the break is learnt (:mod:`.break_learning`: the cross-entropy method over the break's
+parameters under noise, ``break.npz``); every net of the run carries it, so the guided search
+breaks with it. Iteration 1's expert is the plain search over every candidate (``expert_budget``
+noisy simulations a decision, successive halving: the shots that survive the halving get the
+most); iteration k's is :class:`~kinghill.agents.prior.PriorSearchAgent` with the net of
+iteration k - 1 over its ``expert_arms`` best candidates. At every shot decision of its
+self-play the candidates' features (:func:`~kinghill.agents.prior.arm_features`) and the
+simulations each got are kept (the policy target: the expert's visit shares, as AlphaZero's),
+with the position's value features and the frame's result for the player to move (the value
+target). The prior is fitted to all iterations' decisions so far (cross-entropy, torch, Adam)
+and the value net (:func:`~kinghill.experiments.training.value_training.fit`) beside it; each
+iteration's net is then played against ``search`` (``eval_frames`` frames, seats swapped) and
+the best one kept.
 
-Everything lands in ``out``: ``iteration-K/shard-S.npz`` (self-play, :data:`SHARD_FRAMES`
-frames from seed S each), ``iteration-K/net.npz``, ``iteration-K/eval/`` (its tournament),
-``evaluations.csv``, ``curve.png``, ``best.npz`` and ``run.json``. A run stopped and started
-again with the same command continues: finished shards, nets and evaluations are kept.
+Everything lands in ``out``: ``break.npz``, ``iteration-K/shard-S.npz`` (self-play,
+:data:`SHARD_FRAMES` frames from seed S each), ``iteration-K/net.npz``, ``iteration-K/eval/``
+(its tournament), ``evaluations.csv``, ``curve.png``, ``best.npz`` and ``run.json``. A run
+stopped and started again with the same command continues: finished shards, nets and evaluations
+are kept.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import shutil
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -35,6 +39,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from kinghill.agents.learned_break import LearnedBreak
 from kinghill.agents.prior import (
     DEFAULT_ARMS,
     DEFAULT_BUDGET,
@@ -51,6 +56,7 @@ from kinghill.envs.planning import warm_up
 from kinghill.envs.rules import Decision
 from kinghill.experiments.tournaments import evaluate
 from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
+from kinghill.experiments.training.break_learning import BreakSearch, learn_break
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
 from kinghill.experiments.training.value_training import fit
@@ -58,6 +64,7 @@ from kinghill.physics import NoiseModel
 
 MAX_ARMS = 48
 """Candidates a decision holds at most in the data (the search makes about forty)."""
+BREAK_FILE = "break.npz"
 NET_FILE = "net.npz"
 BEST_FILE = "best.npz"
 SCORE_FILE = "score.json"
@@ -91,6 +98,9 @@ class ExpertConfig:
     ray: str | None = None
     """A Ray cluster address ('auto', 'local' to start one here): self-play shards and the
     evaluations' frames run there instead of in local workers."""
+    break_population: int = BreakSearch.population
+    """Random breaks the break's search starts from (0: no learnt break, the hand-made one)."""
+    break_generations: int = BreakSearch.generations
 
 
 @dataclass(frozen=True)
@@ -286,6 +296,7 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
     write_run(out, config, None, sessions)
     start = time.perf_counter()
     warm_up()
+    learnt = _learnt_break(config, out)
     data: list[Decisions] = []
     scores: list[tuple[int, int, float, float]] = []
     net: Path | None = None
@@ -300,7 +311,8 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
         if not net.exists():
             scored.unlink(missing_ok=True)
             everything = joined(data)
-            fit_prior(everything, config.hidden, config.epochs, config.seed + iteration).save(net)
+            fitted = fit_prior(everything, config.hidden, config.epochs, config.seed + iteration)
+            replace(fitted, break_shot=learnt).save(net)
         if not scored.exists():
             score = _score(config, net, folder / "eval")
             decided = sum(len(d.results) for d in data)
@@ -318,10 +330,29 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
         episodes=sum(len(d.results) for d in data),
         final_reward_mean=float("nan"),
         final_win_rate=float(scores[-1][2]),
-        extra={"best_iteration": best[0], "best_score_vs_search": float(best[2])},
+        extra={
+            "best_iteration": best[0],
+            "best_score_vs_search": float(best[2]),
+            "break_score": None if learnt is None else learnt.score,
+        },
     )
     write_run(out, config, result, sessions)
     return result
+
+
+def _learnt_break(config: ExpertConfig, out: Path) -> LearnedBreak | None:
+    """The run's learnt break: read from ``out`` when it is there, else learnt and saved;
+    None when the run learns none (``break_population`` 0)."""
+    path = out / BREAK_FILE
+    if config.break_population == 0:
+        return None
+    if path.exists():
+        return LearnedBreak.read(path)
+    search = BreakSearch(config.break_population, config.break_generations, config.seed)
+    learnt = learn_break(search)
+    arrays: dict[str, Any] = learnt.arrays()
+    np.savez(path, **arrays)
+    return learnt
 
 
 def _write_curve(out: Path, scores: list[tuple[int, int, float, float]]) -> None:
