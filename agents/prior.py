@@ -79,7 +79,8 @@ DEFAULT_ARMS = 8
 """Candidate shots the guided search simulates by default (of about forty)."""
 DEFAULT_BUDGET = 150
 """Noisy simulations a decision by default: with eight arms calibrated instead of about thirty,
-no more time a decision than ``search`` at its 120 (``benchmarks/search/``)."""
+about 10% more time a decision than ``search`` at its 120 in tournaments (at 120, about a
+quarter less: docs/training.md, issue 19)."""
 _MIDDLES = (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT)
 
 

@@ -1,5 +1,6 @@
-"""Expert iteration in miniature: an expert search plays a few frames against itself, a prior
-net learns which shots it searched, and the search guided by that net plays the plain search.
+"""Expert iteration in miniature: a break is learnt for the rack, an expert search plays a few
+frames against itself, a prior net learns which shots it searched, and the search guided by that
+net (breaking with the learnt break) plays the plain search.
 
     python3 examples/expert_iteration.py [OUT]
 
@@ -20,10 +21,11 @@ from kinghill.experiments.training.expert_iteration import ExpertConfig, train_e
 def main(out: Path) -> None:
     config = ExpertConfig(
         out, iterations=2, frames=4, expert_budget=40, expert_arms=8, budget=40, arms=4,
-        eval_frames=2, epochs=5, jobs=2,
+        eval_frames=2, epochs=5, jobs=2, break_population=200, break_generations=2,
     )  # fmt: skip
     result = train_expert(config)
     print(f"best net: {result.model} (iteration {result.extra['best_iteration']})")
+    print(f"learnt break: mean leaf value {result.extra['break_score']:.2f} for the breaker")
     print((out / "evaluations.csv").read_text())
     report = evaluate([f"expert:{result.model}?budget=40,arms=4", "search:40"], frames=4)
     print(report.markdown())
