@@ -138,6 +138,25 @@ class LookAheadValue:
         return pot.chance * after + (1 - pot.chance) * missed
 
 
+def outcome_values(
+    view: FrameView,
+    action: ShotAction,
+    rng: np.random.Generator,
+    n: int,
+    noise: NoiseModel,
+    leaf: LeafValue = position_value,
+) -> list[float]:
+    """``action`` from ``view`` played ``n`` times under ``noise`` (drawn from ``rng``), each
+    outcome ruled by the referee and scored by ``leaf`` for ``view``'s player: what the search
+    learns of a shot."""
+    values = []
+    for result in simulate_noisy(view.state, action.shot, rng, n, noise=noise):
+        ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
+        frame, state = apply(view.frame, ruling, result.final)
+        values.append(leaf(frame, state, view.player))
+    return values
+
+
 POT, KICK, SAFETY = 0, 1, 2
 """The kinds of :class:`Candidate`."""
 
@@ -331,12 +350,7 @@ class SearchAgent:
     def _scores(self, view: FrameView, action: ShotAction, n: int) -> list[float]:
         """``n`` noisy outcomes of ``action`` (one batch of simulations), valued for the player
         to move."""
-        values = []
-        for result in simulate_noisy(view.state, action.shot, self.rng, n, noise=self.noise):
-            ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
-            frame, state = apply(view.frame, ruling, result.final)
-            values.append(self.leaf(frame, state, view.player))
-        return values
+        return outcome_values(view, action, self.rng, n, self.noise, self.leaf)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates`, the pots' aim calibrated."""

@@ -19,10 +19,9 @@ import numpy as np
 from tqdm import tqdm
 
 from kinghill.agents.learned_break import N_PARAMETERS, LearnedBreak, parameter_bounds
-from kinghill.agents.search import position_value
-from kinghill.envs import Game, ShotAction
-from kinghill.envs.rules import apply, judge
-from kinghill.physics import BREAK_BALL, NoiseModel, simulate_noisy
+from kinghill.agents.search import outcome_values
+from kinghill.envs import FrameView, Game, ShotAction
+from kinghill.physics import BREAK_BALL, NoiseModel
 
 CHILDREN = 25
 """Perturbed copies of each elite break a generation scores."""
@@ -97,12 +96,8 @@ def break_score(game: Game, action: ShotAction, rng: np.random.Generator, sample
     state = game.state
     if action.place is not None:
         state = state.place(BREAK_BALL, action.place)
-    values = []
-    for result in simulate_noisy(state, action.shot, rng, samples, noise=NoiseModel()):
-        ruling = judge(game.frame, BREAK_BALL, None, result.events)
-        frame, after = apply(game.frame, ruling, result.final)
-        values.append(position_value(frame, after, game.frame.to_move))
-    return float(np.mean(values))
+    view = FrameView(state, game.frame, game.frame.to_move)
+    return float(np.mean(outcome_values(view, action, rng, samples, NoiseModel())))
 
 
 class _Scorer:
