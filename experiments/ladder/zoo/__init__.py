@@ -7,6 +7,10 @@ which is the schedule of a two-agent round robin
 (:meth:`~kinghill.experiments.tournaments.config.TournamentConfig.schedule`). A pair's frames
 are therefore fixed by the zoo alone, and a candidate meets every zoo agent on the same deals.
 An agent's id never changes meaning: a stronger version of it is a new id (``search@2``).
+
+The shipped zoo (``zoo.json``) and its matrices (``matrix-1x.json``, ...) are package data of
+this package, found through :mod:`importlib.resources`, so that ``kinghill ladder AGENT`` works
+from any folder of an installed wheel.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from kinghill.envs.game.noise import VARIABLE, NoiseScale, check_noise_scale
@@ -22,8 +27,8 @@ from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.json_fields import from_json_object
 from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
 
-ZOO_FILE = Path(__file__).resolve().parents[2] / "docs" / "zoo" / "zoo.json"
-"""The shipped zoo (in a source checkout)."""
+ZOO_FILE = Path(str(resources.files(__name__) / "zoo.json"))
+"""The shipped zoo: package data beside this module, in a checkout and in an installed wheel."""
 AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*@[0-9]+")
 """A zoo id: a name and a version, ``search-64@1``."""
 
@@ -44,7 +49,10 @@ class Zoo:
     :param agents: the agents, in the order the tables list them.
     :param frames: frames a pair (even: each agent breaks in half of them).
     :param seed: the seed every pair's frames are dealt from.
-    :param anchor: the id whose rating is 0 on the ladder's scale.
+    :param anchor: the id whose rating is ``anchor_rating`` on the ladder's scale: an agent
+        with results on both sides, so that the others can be rated against it
+        (:mod:`~kinghill.experiments.ladder.rating`).
+    :param anchor_rating: the anchor's rating (Elo points).
     :param conditions: the noise scales the zoo is rated at (its matrices).
     :raises LadderError: an id that is malformed or repeated, or an anchor not in the zoo.
     """
@@ -53,6 +61,7 @@ class Zoo:
     frames: int = 200
     seed: int = 0
     anchor: str = "random@1"
+    anchor_rating: float = 0.0
     max_shots: int = 200
     decision_cap: float = DEFAULT_DECISION_CAP
     conditions: tuple[NoiseScale, ...] = (1.0, 5.0)
@@ -111,5 +120,14 @@ def condition_name(noise_scale: NoiseScale) -> str:
 
 
 def matrix_path(zoo_path: str | Path, noise_scale: NoiseScale) -> Path:
-    """Where the zoo's matrix at ``noise_scale`` is kept: beside the zoo file."""
-    return Path(zoo_path).parent / f"matrix-{condition_name(noise_scale)}.json"
+    """Where the zoo's matrix at ``noise_scale`` is kept: beside the zoo file, named after it
+    (:func:`beside`), so that two zoos in one folder never share a matrix."""
+    return beside(zoo_path, f"matrix-{condition_name(noise_scale)}.json")
+
+
+def beside(zoo_path: str | Path, name: str) -> Path:
+    """A file of the zoo ``zoo_path`` beside it: ``name`` for a zoo file called ``zoo.json``
+    (the shipped zoo's layout, and every zoo's before zoos were told apart), else
+    ``STEM.name`` (``two.json``'s ``two.matrix-1x.json``)."""
+    path = Path(zoo_path)
+    return path.with_name(name if path.name == "zoo.json" else f"{path.stem}.{name}")
