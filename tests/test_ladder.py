@@ -11,13 +11,14 @@ import pytest
 
 from kinghill.experiments.ladder.errors import LadderError
 from kinghill.experiments.ladder.html import write_ladder_page
+from kinghill.experiments.ladder.matrix import Matrix
 from kinghill.experiments.ladder.play import build_zoo, ladder
 from kinghill.experiments.ladder.rating import bound, rating_against, stronger, zoo_scale
 from kinghill.experiments.ladder.report import ladder_markdown
 from kinghill.experiments.ladder.tally import time_bin
 from kinghill.experiments.ladder.transitivity import cycles, nash_average
 from kinghill.experiments.ladder.zoo import ZOO_FILE, load_zoo, matrix_path
-from kinghill.experiments.ladder.zoo_page import PAGE, zoo_markdown
+from kinghill.experiments.ladder.zoo_page import PAGE, write_zoo_page, zoo_markdown
 from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
 from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.experiments.tournaments.stats import ELO_SCALE, Z95, Interval
@@ -251,3 +252,64 @@ def test_a_matrix_that_is_not_the_zoos_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LadderError, match="does not hold the zoo's pairs") as error:
         ladder(["weak"], zoo, cache=tmp_path / "cache", player=ScriptedPlayer())
     assert error.value.parameter == "zoo"
+
+
+def test_two_zoos_in_one_folder_keep_their_own_matrices_and_pages(tmp_path: Path) -> None:
+    """Issue 39.3: ``two.json`` beside ``zoo.json`` gets ``two.matrix-1x.json`` (and its page
+    and plot), so building one never overwrites the other's."""
+    zoo = _zoo(tmp_path)
+    two = zoo.with_name("two.json")
+    data = json.loads(zoo.read_text())
+    data["agents"] = data["agents"][:2]
+    two.write_text(json.dumps(data))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    kept = matrix_path(zoo, 1.0).read_bytes()
+    build_zoo(two, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    assert matrix_path(zoo, 1.0).name == "matrix-1x.json"  # the layout zoos always had
+    assert matrix_path(two, 1.0).name == "two.matrix-1x.json"
+    assert matrix_path(zoo, 1.0).read_bytes() == kept
+    assert write_zoo_page(zoo).name == "zoo.md" and write_zoo_page(two).name == "two.md"
+    assert (tmp_path / "zoo" / "ratings.png").exists()
+    assert (tmp_path / "zoo" / "two.ratings.png").exists()
+    assert len(ladder(["strong"], two, cache=tmp_path / "cache", player=ScriptedPlayer()).zoo) == 2
+
+
+def test_a_condition_can_play_fewer_frames(tmp_path: Path) -> None:
+    """``frames_at``: the variable condition rated on 4 frames a pair, the others on 8."""
+    zoo = _zoo(tmp_path)
+    data = json.loads(zoo.read_text())
+    data |= {"conditions": [1.0, "variable"], "frames_at": [["variable", 4]]}
+    zoo.write_text(json.dumps(data))
+    player = ScriptedPlayer()
+    assert build_zoo(zoo, "variable", tmp_path / "cache", player=player).frames == 4
+    assert player.played == 3 * 4
+    data["frames_at"] = [["5x", 4]]
+    zoo.write_text(json.dumps(data))
+    with pytest.raises(LadderError, match="frames_at names '5x', not a condition"):
+        load_zoo(zoo)
+
+
+def test_the_ladder_plays_on_ray(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36.5: ``--ray local`` builds a zoo and rates a candidate on one Ray instance
+    started for the whole run (and shut down after), with the rows local processes give."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
+    from kinghill.experiments import cli
+
+    zoo = tmp_path / "zoo.json"
+    agents = [{"id": "random@1", "spec": "random"}, {"id": "heuristic@1", "spec": "heuristic"}]
+    zoo.write_text(json.dumps({"frames": 2, "max_shots": 20, "agents": agents}))
+    common = ["ladder", "--zoo", str(zoo), "--build-zoo", "random"]
+
+    def played() -> list[tuple[object, ...]]:  # what decides the ratings (not the timings)
+        rows = Matrix.load(matrix_path(zoo, 1.0)).rows
+        return [
+            (row.agents, row.sides[0].wins, row.sides[1].wins, row.sides[0].shots) for row in rows
+        ]
+
+    assert cli.main([*common, "--cache", str(tmp_path / "ray"), "--ray", "local"]) == 0
+    on_ray = capsys.readouterr().out.partition("## Win rates")[2]
+    assert not ray.is_initialized() and on_ray
+    matrix = played()
+    assert cli.main([*common, "--cache", str(tmp_path / "local"), "--jobs", "2"]) == 0
+    assert capsys.readouterr().out.partition("## Win rates")[2] == on_ray
+    assert played() == matrix

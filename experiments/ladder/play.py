@@ -92,7 +92,8 @@ def build_zoo(
     missing = [pair for pair in pairs if frozenset(pair) not in kept]
     played = play_pairs(zoo, missing, specs, noise_scale, Path(cache), runner, player, progress)
     found = kept | {frozenset(row.agents): row for row in played}
-    matrix = Matrix(noise_scale, zoo.frames, zoo.seed, tuple(found[frozenset(p)] for p in pairs))
+    frames = zoo.frames_for(noise_scale)
+    matrix = Matrix(noise_scale, frames, zoo.seed, tuple(found[frozenset(p)] for p in pairs))
     matrix.save(matrix_path(zoo_path, noise_scale))
     return matrix
 
@@ -101,14 +102,14 @@ def _committed_rows(
     zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale
 ) -> dict[frozenset[str], PairRow]:
     """The rows of the zoo's committed matrix at ``noise_scale`` between agents still in the
-    zoo, when it was played on the zoo's frames and seed (none otherwise): an agent added to
-    the zoo plays only its own pairs. A zoo id names one spec for good (a changed agent gets a
-    new id), and a pair's frames are fixed by its seeds."""
+    zoo, when it was played on the zoo's frames at that condition and its seed (none
+    otherwise): an agent added to the zoo plays only its own pairs. A zoo id names one spec
+    for good (a changed agent gets a new id), and a pair's frames are fixed by its seeds."""
     path = matrix_path(zoo_path, noise_scale)
     if not path.exists():
         return {}
     matrix = Matrix.load(path)
-    if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
+    if (matrix.frames, matrix.seed) != (zoo.frames_for(noise_scale), zoo.seed):
         return {}
     ids = set(zoo.ids)
     return {frozenset(row.agents): row for row in matrix.rows if set(row.agents) <= ids}
@@ -129,7 +130,7 @@ def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matr
             "noise_scale",
         )
     matrix = Matrix.load(path)
-    if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
+    if (matrix.frames, matrix.seed) != (zoo.frames_for(noise_scale), zoo.seed):
         raise LadderError(f"{path} was played with other frames or another seed", "zoo")
     played = {frozenset(row.agents) for row in matrix.rows}
     ids = zoo.ids

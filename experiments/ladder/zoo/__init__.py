@@ -16,6 +16,7 @@ from any folder of an installed wheel.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -48,6 +49,9 @@ class Zoo:
 
     :param agents: the agents, in the order the tables list them.
     :param frames: frames a pair (even: each agent breaks in half of them).
+    :param frames_at: frames a pair at a condition that plays another number than ``frames``,
+        as ``[condition name, frames]`` (``[["variable", 40]]``): a condition added later can be
+        rated on fewer frames without replaying the others.
     :param seed: the seed every pair's frames are dealt from.
     :param anchor: the id whose rating is ``anchor_rating`` on the ladder's scale: an agent
         with results on both sides, so that the others can be rated against it
@@ -65,6 +69,7 @@ class Zoo:
     max_shots: int = 200
     decision_cap: float = DEFAULT_DECISION_CAP
     conditions: tuple[NoiseScale, ...] = (1.0, 5.0)
+    frames_at: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         ids = self.ids
@@ -75,8 +80,14 @@ class Zoo:
             raise LadderError("an id is listed twice", "zoo")
         if self.anchor not in ids:
             raise LadderError(f"the anchor {self.anchor!r} is not in the zoo", "zoo")
-        if self.frames < 2 or self.frames % 2:
-            raise LadderError(f"frames a pair must be even and >= 2, got {self.frames}", "zoo")
+        names = {condition_name(scale) for scale in self.conditions}
+        for name, frames in ((None, self.frames), *self.frames_at):
+            if frames < 2 or frames % 2:
+                raise LadderError(f"frames a pair must be even and >= 2, got {frames}", "zoo")
+            if name is not None and name not in names:
+                raise LadderError(f"frames_at names {name!r}, not a condition of the zoo", "zoo")
+        if not math.isfinite(self.anchor_rating):
+            raise LadderError(f"anchor_rating must be finite, got {self.anchor_rating}", "zoo")
         for scale in self.conditions:
             try:
                 check_noise_scale(scale)
@@ -86,6 +97,10 @@ class Zoo:
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(agent.id for agent in self.agents)
+
+    def frames_for(self, noise_scale: NoiseScale) -> int:
+        """Frames a pair at the condition ``noise_scale`` (``frames_at``, else ``frames``)."""
+        return dict(self.frames_at).get(condition_name(noise_scale), self.frames)
 
     def options(self, noise_scale: NoiseScale) -> FrameOptions:
         """How the zoo's frames are played at the noise condition ``noise_scale``."""
@@ -98,8 +113,9 @@ class Zoo:
 
     def pair(self, a: str, b: str, noise_scale: NoiseScale) -> TournamentConfig:
         """The frames of the pair ``a``, ``b`` (``a`` breaks the even ones): a two-agent round
-        robin with the zoo's frames and seed."""
-        return TournamentConfig((a, b), self.frames, self.seed, self.options(noise_scale))
+        robin with the zoo's frames at that condition and its seed."""
+        frames = self.frames_for(noise_scale)
+        return TournamentConfig((a, b), frames, self.seed, self.options(noise_scale))
 
 
 def load_zoo(path: str | Path = ZOO_FILE) -> Zoo:
