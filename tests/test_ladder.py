@@ -118,7 +118,8 @@ class ScriptedPlayer:
         self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
     ) -> FrameOutcome:
         self.played += 1
-        better = 0 if STRENGTH[agent_a] >= STRENGTH[agent_b] else 1
+        a, b = (STRENGTH[name.partition("?")[0]] for name in (agent_a, agent_b))
+        better = 0 if a >= b else 1
         winner = 1 - better if seed % 4 == 1 else better
         return FrameOutcome(
             agents=(agent_a, agent_b), seed=seed, winner=winner, shots=10,
@@ -234,7 +235,7 @@ def test_the_command_line_builds_rates_and_names_what_is_wrong(
     capsys.readouterr()
     assert cli.main([*common, "random", "--json", str(tmp_path / "r.json")]) == 0
     first = capsys.readouterr().out
-    log = tmp_path / "cache" / "1x" / "random@1--random" / "frames.jsonl"
+    (log,) = (tmp_path / "cache" / "1x" / "random@1--random").glob("*/frames.jsonl")
     logged = log.read_bytes()
     assert cli.main([*common, "random"]) == 0
     assert capsys.readouterr().out == first and log.read_bytes() == logged
@@ -313,3 +314,36 @@ def test_the_ladder_plays_on_ray(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert cli.main([*common, "--cache", str(tmp_path / "local"), "--jobs", "2"]) == 0
     assert capsys.readouterr().out.partition("## Win rates")[2] == on_ray
     assert played() == matrix
+
+
+def test_a_replaced_model_file_is_played_again_never_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39.2: the candidate's spec names a file; replaced by a retrained model, its pairs
+    are played again (a new cache key), and put back, the first frames are found again. A zoo
+    agent's file replaced makes its committed matrix stale: refused, and rebuilt by playing
+    that agent's pairs alone."""
+    monkeypatch.chdir(tmp_path)
+    zoo = _zoo(tmp_path)
+    Path("cand.zip").write_bytes(b"first model")
+    player = ScriptedPlayer()
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 + 3 * 8
+    Path("cand.zip").write_bytes(b"retrained")
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 + 2 * 3 * 8  # replayed
+    Path("cand.zip").write_bytes(b"first model")
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 + 2 * 3 * 8
+    data = json.loads(zoo.read_text())
+    data["agents"][1]["spec"] = "middle?net=cand.zip"
+    zoo.write_text(json.dumps(data))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=player)  # records middle's file
+    Path("cand.zip").write_bytes(b"retrained")
+    with pytest.raises(LadderError, match="other files or code of middle@1 than the zoo names"):
+        ladder(["strong"], zoo, cache=tmp_path / "cache", player=player)
+    played = player.played
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
+    assert player.played == played + 2 * 8  # middle@1's two pairs, nothing else

@@ -19,12 +19,16 @@ ROUND_ROBIN = "round-robin"
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """Everything that decides a tournament's results (not how it is run)."""
+    """Everything that decides a tournament's results (not how it is run): the agents' names,
+    frames a pair, seed and frame options, and ``contents``, each agent's
+    :func:`~kinghill.experiments.tournaments.agent_content.content_key` (the files its spec
+    names, a plug-in's version or module file; empty, and not stored, when only names decide)."""
 
     agents: tuple[str, ...]
     frames: int
     seed: int = 0
     options: FrameOptions = field(default_factory=FrameOptions)
+    contents: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
@@ -35,6 +39,8 @@ class TournamentConfig:
                 "each agent of a pair breaks in half of its frames",
                 "frames",
             )
+        if self.contents and len(self.contents) != len(self.agents):
+            raise TournamentError("give one content key an agent (or none)", "contents")
 
     def schedule(self) -> list[FrameTask]:
         """All frames: pairs in order, seats alternating within a pair."""
@@ -47,8 +53,12 @@ class TournamentConfig:
         return tasks
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as stored in ``tournament.json``."""
-        return json.loads(json.dumps(asdict(self)))
+        """JSON form, as stored in ``tournament.json`` (without ``contents`` when no agent has
+        a content key: what a tournament of built-in agents always stored)."""
+        data = json.loads(json.dumps(asdict(self)))
+        if not any(self.contents):
+            del data["contents"]
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> TournamentConfig:

@@ -66,6 +66,19 @@ class FrameLog:
             stored = type(config).from_dict(stored).to_dict()
         except ValueError as error:
             raise self.not_a_config(error) from None
+        changed = _changed_contents(stored, wanted)
+        if changed:
+            why = (
+                "other files or code of"
+                if "contents" in stored
+                else "a kinghill that did not record the files or code of"
+            )
+            raise TournamentError(
+                f"{self.config_path.parent} holds frames played with {why} "
+                f"{', '.join(changed)} (a retrained model, an edited plug-in): they may be "
+                "stale; choose another folder",
+                "out",
+            )
         if stored != wanted:
             diffs = ", ".join(
                 f"{key}: stored {stored.get(key)!r}, asked {wanted.get(key)!r}"
@@ -163,6 +176,17 @@ class FrameLog:
     def rewrite(self, records: Iterable[FrameOutcome]) -> None:
         """Replace the log atomically by ``records`` (used to store frames in index order)."""
         write_durably(self.frames_path, "".join(r.to_json() + "\n" for r in records))
+
+
+def _changed_contents(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """The agents whose content key (:mod:`.agent_content`) differs between two configs of the
+    same agents; none when the agents differ (another tournament: the general message)."""
+    if stored.get("agents") != wanted.get("agents"):
+        return []
+    agents = wanted.get("agents") or []
+    empty = [""] * len(agents)
+    old, new = stored.get("contents", empty), wanted.get("contents", empty)
+    return [agent for agent, a, b in zip(agents, old, new, strict=False) if a != b]
 
 
 def write_durably(path: Path, text: str) -> None:

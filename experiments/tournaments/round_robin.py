@@ -21,6 +21,7 @@ from typing import Any
 from kinghill.agents import AgentSpecError, build_agent, make_agent
 from kinghill.envs import Agent
 from kinghill.envs.game.noise import NoiseScale
+from kinghill.experiments.tournaments.agent_content import content_key
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frame_player import play_frame
@@ -46,6 +47,10 @@ class SpecMaker:
     def __call__(self, seed: int) -> Agent:
         return make_agent(self.spec, seed)
 
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.spec)
+
 
 @dataclass(frozen=True)
 class FactoryMaker:
@@ -56,6 +61,10 @@ class FactoryMaker:
 
     def __call__(self, seed: int) -> Agent:
         return build_agent(self.factory, seed, name=self.name)
+
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.factory)
 
 
 @dataclass(frozen=True)
@@ -72,9 +81,13 @@ class CopyMaker:
             reset(seed)
         return agent
 
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.agent)
 
-AgentMaker = Callable[[int], Agent]
-"""Builds an agent from a frame's seed for it."""
+
+AgentMaker = SpecMaker | FactoryMaker | CopyMaker
+"""Builds an agent from a frame's seed for it (and says what decides its play, ``content``)."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +240,8 @@ def evaluate(
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
     if player is None:
         built = makers(agents)
-        config = TournamentConfig(tuple(built), frames, seed, options)
+        contents = tuple(maker.content() for maker in built.values())
+        config = TournamentConfig(tuple(built), frames, seed, options, contents)
         for name, maker in built.items():
             _check(name, maker, elsewhere=runner is not in_process)
         frame_of_seed = {task.seed: task.frame for task in config.schedule()} if record else {}
