@@ -78,3 +78,23 @@ def test_built_in_agents_store_what_they_always_stored(tmp_path: Path) -> None:
     FrameLog(tmp_path).claim(TournamentConfig(("heuristic", "search"), 2, contents=("", "")))
     with pytest.raises(TournamentError, match="did not record the files or code of search"):
         FrameLog(tmp_path).claim(TournamentConfig(("heuristic", "search"), 2, contents=("", "k")))
+
+
+def test_a_knockout_played_with_another_model_file_is_not_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """run_knockout keys its folder by the entrants' files as the round robin does."""
+    from kinghill.experiments.tournaments.knockout import KnockoutConfig, run_knockout
+    from kinghill.experiments.tournaments.options import FrameOptions
+
+    monkeypatch.chdir(tmp_path)
+    Path("net.npz").write_bytes(b"first")
+    config = KnockoutConfig(("heuristic", "expert:net.npz"), options=FrameOptions(max_shots=2))
+    never = pytest.fail  # no frame is played: the folder is refused first
+    played = ("", content_key("expert:net.npz"))  # the folder as a first run leaves it
+    FrameLog(tmp_path / "ko").claim(
+        KnockoutConfig(config.agents, options=config.options, contents=played)
+    )
+    Path("net.npz").write_bytes(b"retrained")
+    with pytest.raises(TournamentError, match="other files or code of expert:net.npz"):
+        run_knockout(config, tmp_path / "ko", never)  # type: ignore[arg-type]

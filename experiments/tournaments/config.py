@@ -17,6 +17,24 @@ ROUND_ROBIN = "round-robin"
 """The format of a stored config without a ``format`` key (the round robin's)."""
 
 
+def check_contents(agents: tuple[str, ...], contents: tuple[str, ...]) -> None:
+    """A config's content keys: one an agent, or none.
+
+    :raises TournamentError: another number.
+    """
+    if contents and len(contents) != len(agents):
+        raise TournamentError("give one content key an agent (or none)", "contents")
+
+
+def stored_form(config: Any) -> dict[str, Any]:
+    """A config dataclass as JSON, as stored in ``tournament.json``: without ``contents`` when
+    no agent has a content key (what a tournament of built-in agents always stored)."""
+    data = json.loads(json.dumps(asdict(config)))
+    if not any(data.get("contents", ())):
+        data.pop("contents", None)
+    return data
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """Everything that decides a tournament's results (not how it is run): the agents' names,
@@ -39,8 +57,7 @@ class TournamentConfig:
                 "each agent of a pair breaks in half of its frames",
                 "frames",
             )
-        if self.contents and len(self.contents) != len(self.agents):
-            raise TournamentError("give one content key an agent (or none)", "contents")
+        check_contents(self.agents, self.contents)
 
     def schedule(self) -> list[FrameTask]:
         """All frames: pairs in order, seats alternating within a pair."""
@@ -55,10 +72,7 @@ class TournamentConfig:
     def to_dict(self) -> dict[str, Any]:
         """JSON form, as stored in ``tournament.json`` (without ``contents`` when no agent has
         a content key: what a tournament of built-in agents always stored)."""
-        data = json.loads(json.dumps(asdict(self)))
-        if not any(self.contents):
-            del data["contents"]
-        return data
+        return stored_form(self)
 
     @classmethod
     def from_dict(cls, data: object) -> TournamentConfig:
