@@ -347,3 +347,30 @@ def test_a_replaced_model_file_is_played_again_never_reused(
     played = player.played
     build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
     assert player.played == played + 2 * 8  # middle@1's two pairs, nothing else
+
+
+def test_a_zoo_agent_that_cannot_be_built_here_is_skipped_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36.1: a zoo member that needs an extra not installed (here a plug-in whose import
+    fails as rllib-selfplay@1's does without the rllib extra) is not played by the candidate,
+    said in one line; the candidate is rated against the others (real frames)."""
+    from kinghill.experiments import cli
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "needs_extra.py").write_text("raise ImportError('pip install kinghill[x]')\n")
+    zoo = _zoo(tmp_path)
+    data = json.loads(zoo.read_text())
+    data["agents"][1]["spec"] = "needs_extra:Agent"  # middle@1
+    data["max_shots"] = 20
+    zoo.write_text(json.dumps(data))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    argv = ["ladder", "random", "--zoo", str(zoo), "--cache", str(tmp_path / "cache")]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    (line,) = err.strip().splitlines()
+    assert line.startswith("kinghill ladder: not played: zoo agent middle@1")
+    assert "kinghill[x]" in line
+    assert "Not played: zoo agent middle@1" in out
+    assert (tmp_path / "cache" / "1x" / "heuristic@1--random").is_dir()
+    assert not (tmp_path / "cache" / "1x" / "middle@1--random").exists()

@@ -157,6 +157,8 @@ def _run(args: argparse.Namespace, zoo: Path, cache: Path, runner: FrameRunner) 
             samples=args.rating_samples,
             progress=None,
         )
+        for _, reason in result.skipped:
+            print(f"kinghill ladder: not played: {reason}", file=sys.stderr)
         print(ladder_markdown(result))
         if args.json is not None:
             args.json.write_text(json.dumps(asdict(result), indent=1) + "\n", encoding="utf-8")

@@ -200,7 +200,10 @@ def ladder(
 ) -> LadderResult:
     """Rate the agent specs ``candidates`` against the zoo at ``noise_scale``: each plays every
     zoo agent on the zoo's frames (once: the frames are cached), and is rated on the fixed
-    scale against the zoo's committed matrix (see the module docstring).
+    scale against the zoo's committed matrix (see the module docstring). A zoo agent that
+    cannot be built here (one that needs an extra not installed, ``rllib-selfplay@1`` without
+    the ``rllib`` extra) is not played, and said so (``LadderResult.skipped``); its place on
+    the scale is the matrix's all the same.
 
     :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
     :param player: a frame player other than the agents built from their specs (tests).
@@ -218,10 +221,19 @@ def ladder(
             _built(candidate, f"candidate {candidate}", "candidates")
     if len(set(candidates)) != len(candidates):
         raise LadderError("a candidate is given twice", "candidates")
+    skipped: dict[str, str] = {}
+    if player is None:  # a zoo agent that cannot be built here (an extra not installed)
+        for agent in zoo.agents:
+            try:
+                _built(agent.spec, f"zoo agent {agent.id}", "zoo")
+            except LadderError as error:
+                skipped[agent.id] = error.message
     specs = {agent.id: agent.spec for agent in zoo.agents} | {c: c for c in candidates}
-    pairs = [(id, candidate) for candidate in candidates for id in zoo.ids]
+    opponents = [id for id in zoo.ids if id not in skipped]
+    pairs = [(id, candidate) for candidate in candidates for id in opponents]
     rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
-    return standings(zoo, matrix, rows, candidates, samples)
+    result = standings(zoo, matrix, rows, candidates, samples)
+    return replace(result, skipped=tuple(skipped.items()))
 
 
 def _built(spec: str, what: str, parameter: str) -> None:

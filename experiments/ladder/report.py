@@ -127,6 +127,8 @@ def ladder_markdown(result: LadderResult) -> str:
         "",
         standings_table([*result.zoo, *result.candidates], candidates),
         "",
+        *(f"Not played: {reason}" for _, reason in result.skipped),
+        *([""] if result.skipped else []),
         "## Win rates against the zoo",
         "",
         win_rate_table(result.candidates, zoo_ids),

@@ -39,13 +39,15 @@ class Standing:
 
 @dataclass(frozen=True)
 class LadderResult:
-    """The zoo's standings and the candidates', at one noise condition, and the cycles found
-    in the matrix (the candidates' rows included)."""
+    """The zoo's standings and the candidates', at one noise condition, the cycles found in
+    the matrix (the candidates' rows included), and the zoo agents the candidates did not
+    play because they cannot be built here, each with why (``skipped``)."""
 
     noise_scale: NoiseScale
     zoo: tuple[Standing, ...]
     candidates: tuple[Standing, ...]
     cycles: tuple[tuple[str, ...], ...]
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
 def standings(
