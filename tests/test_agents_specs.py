@@ -106,10 +106,10 @@ def test_built_in_agents_take_arguments_too() -> None:
         ("myagents.players:not_an_agent", "returned a list, which is not an agent"),
         ("myagents.players:Careful?depht=3", "bad arguments for Careful"),
         ("myagents.players:Careful?depth=-1", "raised ValueError: depth must be >= 0"),
-        ("myagents.players:Careful?depth", "arguments are KEY=VALUE"),
+        ("myagents.players:Careful?depth", "options are KEY=VALUE"),
         ("myagents.players:Careful?seed=3", "the seed comes from the frame"),
         ("broken", "entry point 'myagents.broken:Agent' of kinghill.agents failed to load"),
-        ("search?budgte=3", "bad arguments for SearchAgent"),
+        ("search?budgte=3", "search has no option 'budgte'"),
     ],
 )
 def test_specs_that_cannot_load_say_why(plugin: Path, spec: str, message: str) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kinghill.agents.builtins import data_path
 from kinghill.experiments import cli
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frames import FrameOutcome
@@ -258,9 +259,7 @@ def test_train_init_of_another_algorithm_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--init with a SAC checkpoint and --algo ppo says which --algo to use, before training."""
-    saved = Path(__file__).parent.parent / "docs" / "training" / "ppo-aim-random.zip"
-    if not saved.exists():
-        pytest.skip("no reference checkpoint in docs/training")
+    saved = data_path("ppo-aim-random.zip")  # the shipped aim-assisted PPO model
     out = tmp_path / "run"
     line = usage_error(["train", "--out", str(out), "--algo", "sac", "--init", str(saved)], capsys)
     assert line.endswith(f"--init: {saved} was saved by PPO; train it with --algo ppo")

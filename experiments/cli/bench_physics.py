@@ -39,7 +39,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--suite",
         type=Path,
         default=DEFAULT_SUITE,
-        help="peer suite JSON (default benchmarks/peer/suite.json); skipped if absent",
+        help="peer suite JSON (default: the one shipped in the package, benchmarks/peer/suite.json "
+        "of the repository); skipped if absent",
     )
     parser.add_argument(
         "--out", type=output_file(".json"), help="also write the figures to this JSON file"
