@@ -153,3 +153,22 @@ def test_the_tournament_command_refuses_a_bad_spec_in_one_line(
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and spec in err
+
+
+def test_kinghill_agents_lists_every_built_in_shipped_model_and_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == describe()
+    for entry in BUILT_INS:
+        assert f"\n{entry.name}: " in out
+    assert "plays by default the shipped model" in out and "pip install 'kinghill[rllib]'" in out
+
+
+def test_the_tournament_command_refuses_two_specs_of_one_agent(
+    capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    argv = ["tournament", "--agents", "search:120", "search?budget=120", "--out", f"{tmp_path}/t"]
+    assert cli.main(argv) == 2
+    assert "are one agent (search)" in capsys.readouterr().err

@@ -44,6 +44,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.train_expert",
     "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.ladder",
+    "kinghill.experiments.cli.agents",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
     "kinghill.experiments.cli.bench_physics",
@@ -273,7 +274,10 @@ def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every subcommand whose module imports."""
     parser = Parser(
         prog="kinghill",
-        description="King of the Hill (Russian pyramid) billiards: play, train and rate agents.",
+        description="King of the Hill (Russian pyramid) billiards: play, train and rate agents. "
+        "Rate your agent against the shipped zoo, from any folder of an install: "
+        "'pip install kinghill', then 'kinghill ladder mypkg.players:MyAgent' (or "
+        "policy:my.zip, any spec 'kinghill agents' lists).",
     )
     parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
