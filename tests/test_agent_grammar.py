@@ -172,3 +172,12 @@ def test_the_tournament_command_refuses_two_specs_of_one_agent(
     argv = ["tournament", "--agents", "search:120", "search?budget=120", "--out", f"{tmp_path}/t"]
     assert cli.main(argv) == 2
     assert "are one agent (search)" in capsys.readouterr().err
+
+
+def test_the_manual_names_every_shipped_model() -> None:
+    from pathlib import Path
+
+    from kinghill.agents import baselines
+
+    page = (Path(__file__).resolve().parents[1] / "docs/guide/agents.md").read_text()
+    assert all(f"| `{baseline.name}` |" in page for baseline in baselines())
