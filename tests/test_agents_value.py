@@ -140,7 +140,7 @@ def test_the_search_scores_every_simulation_with_its_leaf() -> None:
 def test_search_value_spec_plays_legal_seeded_decisions(net_file: Path) -> None:
     spec = f"search-value:{net_file}?budget=16"
     check_agent(spec)
-    with pytest.raises(AgentSpecError, match="no value net"):
+    with pytest.raises(AgentSpecError, match="missing.npz: nothing there"):
         check_agent("search-value:missing.npz")
     game = Game(noise=NoiseModel(), shot_limit=12)
     game.reset(seed=4)

@@ -56,8 +56,14 @@ def regular_file(tmp_path: Path) -> Path:
 
 BAD_VALUES = [
     (["tournament", "--agents", "heuristic", "nosuch"], "--agents: unknown agent 'nosuch'"),
-    (["tournament", "--agents", "random", "search:0"], "--agents: search:N needs a positive"),
-    (["tournament", "--agents", "random", "search:-1s"], "--agents: search:N needs a positive"),
+    (
+        ["tournament", "--agents", "random", "search:0"],
+        "--agents: agent 'search:0': search:ARG is N simulations",
+    ),
+    (
+        ["tournament", "--agents", "random", "search:-1s"],
+        "--agents: agent 'search:-1s': search:ARG is N simulations",
+    ),
     (
         ["tournament", "--agents", "random", "policy:/nonexistent.zip"],
         "--agents: agent 'policy:/nonexistent.zip': no policy checkpoint at /nonexistent.zip",
