@@ -5,6 +5,7 @@ option, ``&`` as a separator, and one canonical id per agent however its spec is
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -175,9 +176,20 @@ def test_the_tournament_command_refuses_two_specs_of_one_agent(
 
 
 def test_the_manual_names_every_shipped_model() -> None:
-    from pathlib import Path
-
     from kinghill.agents import baselines
 
     page = (Path(__file__).resolve().parents[1] / "docs/guide/agents.md").read_text()
     assert all(f"| `{baseline.name}` |" in page for baseline in baselines())
+
+
+def test_a_missing_extra_stops_a_tournament_before_its_first_frame(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    entry = built_in("rllib-selfplay")
+    assert entry is not None
+    monkeypatch.setattr(type(entry), "missing_extra", lambda self: self.extra)
+    out = f"{tmp_path}/t"
+    assert cli.main(["tournament", "--agents", "heuristic", "rllib-selfplay", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs the 'rllib' extra" in err
+    assert not (Path(out) / "frames.jsonl").exists()
