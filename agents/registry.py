@@ -484,9 +484,11 @@ def describe() -> str:
             default = defaults.get(option.name)
             shown = "" if default is None else f", default {_text(default)}"
             lines.append(f"    ?{option.name}=  {option.rule()}{shown}: {option.help}")
+    installed = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
     lines += [
         "",
         "Your own agents: module:Attribute?key=value (a class or factory on sys.path), or the",
-        f"name of an entry point of the group {ENTRY_POINT_GROUP} of an installed package.",
+        f"name of an entry point of the group {ENTRY_POINT_GROUP} of an installed package "
+        f"(installed: {', '.join(installed) or 'none'}).",
     ]
     return "\n".join(lines)

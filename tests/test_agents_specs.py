@@ -166,3 +166,9 @@ def test_cli_refuses_a_spec_that_cannot_load_before_playing(
 def test_play_takes_a_spec_agent(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "careful?depth=2", "random", "--max-shots", "3"]) == 0
     assert "player 0 (careful?depth=2)" in capsys.readouterr().out
+
+
+def test_kinghill_agents_lists_the_installed_entry_points(plugin: Path) -> None:
+    from kinghill.agents.registry import describe
+
+    assert "(installed: broken, careful)" in describe()
