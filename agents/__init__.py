@@ -25,6 +25,7 @@ from kinghill.agents.registry import (
     check_agent,
     make_agent,
     missing_extra,
+    spec_files,
 )
 from kinghill.agents.search import SearchAgent
 
@@ -34,6 +35,7 @@ __all__ = [
     "baselines",
     "canonical_id",
     "missing_extra",
+    "spec_files",
     "ENTRY_POINT_GROUP",
     "NAMES",
     "AgentSpecError",

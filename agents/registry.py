@@ -179,6 +179,23 @@ def missing_extra(spec: str) -> str | None:
     return None if entry is None else entry.missing_extra()
 
 
+def spec_files(spec: str) -> tuple[Path, ...]:
+    """The files or folders the agent of a built-in spec reads: its ``:PATH`` (an old
+    ``docs/training/NAME`` read as the shipped file) or the shipped model it plays by name; none
+    for other specs. For keys of stored frames that must change when a model's bytes do. The
+    files need not be there.
+
+    :raises AgentSpecError: the spec is malformed.
+    """
+    parsed = AgentSpec.parse(spec)
+    entry = built_in(parsed.name)
+    if entry is None or entry.argument not in (Argument.NET, Argument.CHECKPOINT, Argument.FOLDER):
+        return ()
+    if parsed.argument:
+        return (moved_path(parsed.argument),)
+    return () if entry.model is None else (data_path(entry.model),)
+
+
 def build_agent(
     factory: AgentFactory,
     seed: int | None = None,

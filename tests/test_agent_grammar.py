@@ -116,14 +116,20 @@ def test_every_built_in_and_option_is_listed_with_its_rule() -> None:
             assert f"?{option.name}=  {option.rule()}" in listing
 
 
-def test_every_option_of_the_table_is_a_parameter_of_its_factory() -> None:
+NOT_OPTIONS = {"seed", "path", "noise", "leaf"}
+"""Parameters of the built-ins' factories that a spec does not set: the frame's seed, the
+``:PATH``, and objects (a noise model, a leaf scorer)."""
+
+
+def test_the_table_and_the_factories_have_the_same_options() -> None:
     """The table and the classes cannot drift apart: an option the factory does not take
-    would pass the table's check and fail when built."""
+    would pass the table's check and fail when built, and a parameter the table leaves out
+    could not be given in a spec."""
     import inspect
 
     for entry in BUILT_INS:
-        parameters = inspect.signature(entry.load()).parameters
-        assert all(option.name in parameters for option in entry.options), entry.name
+        parameters = set(inspect.signature(entry.load()).parameters) - NOT_OPTIONS
+        assert {option.name for option in entry.options} == parameters, entry.name
 
 
 def test_an_option_reads_its_type_and_range() -> None:
@@ -193,3 +199,16 @@ def test_a_missing_extra_stops_a_tournament_before_its_first_frame(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs the 'rllib' extra" in err
     assert not (Path(out) / "frames.jsonl").exists()
+
+
+def test_spec_files_are_the_files_an_agent_reads() -> None:
+    from kinghill.agents import spec_files
+    from kinghill.agents.builtins import data_path
+
+    shipped = data_path("maskable-heuristic.zip")
+    assert spec_files("maskable-ppo") == (shipped,)
+    assert spec_files("policy:docs/training/maskable-heuristic.zip?deterministic=false") == (
+        shipped,
+    )
+    assert spec_files("expert:runs/mine/best.npz") == (Path("runs/mine/best.npz"),)
+    assert spec_files("search:50") == spec_files("mypkg.players:Careful?depth=3") == ()

@@ -5,8 +5,7 @@ Per shot: :func:`validate_shot` before it is played, :func:`judge` on its event 
 (10.4). :class:`ShotClock` and :func:`judge_overtime` cover time control (section 12).
 
 The rules and project rulings that these functions and their rulings cite by number (``7.4``,
-``R-route``) are written out in the repository's ``docs/rules.md``, shipped in the package:
-:func:`kinghill.envs.rules.text.rules_text` reads it.
+``R-route``) are written out in the repository's ``docs/rules.md``.
 """
 
 from kinghill.envs.rules.apply import apply, choose
