@@ -1,5 +1,6 @@
 """A player that looks ahead one shot: candidate shots simulated under execution noise, scored by
-the referee's rulings and the position they leave, the best played.
+the referee's rulings and the position they leave, the best played. It breaks with the learnt
+break (:mod:`kinghill.agents.learned_break`) on the rack it was learnt for.
 
 Candidates are the heuristic's pots (their aim first calibrated by exact simulations, which
 corrects throw), variants of them with other speeds and follow/draw, doubles and kicks, and
@@ -16,10 +17,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.planning.candidates import PotCandidate, best_chance, pots
 from kinghill.envs.planning.menu import (
-    break_action,
     fallback_action,
     legal_pots,
     pot_action,
@@ -241,6 +242,9 @@ class SearchAgent:
     :param leaf: how the position after each simulated shot is scored (default the hand-made
         :func:`position_value`).
     :param lookahead: score the leaves one shot deeper (:class:`LookAheadValue` over ``leaf``).
+    :param learned_break: break with the package's learnt break
+        (:func:`~kinghill.agents.learned_break.package_break`) on the rack it was learnt for;
+        False: the hand-made break, as before issue 35.
     """
 
     def __init__(
@@ -252,6 +256,7 @@ class SearchAgent:
         margin: float = CLOCK_MARGIN,
         leaf: LeafValue = position_value,
         lookahead: bool = False,
+        learned_break: bool = True,
     ) -> None:
         if budget < 1:
             raise ValueError(f"budget: at least one simulation per decision, got {budget}")
@@ -265,6 +270,8 @@ class SearchAgent:
         self.leaf: LeafValue = LookAheadValue(leaf) if lookahead else leaf
         self.noise = noise or NoiseModel()
         self.rng = np.random.default_rng(seed)
+        self.break_shot: LearnedBreak | None = package_break() if learned_break else None
+        """The learnt break played on its rack (None: always the hand-made one)."""
         self.last_arms: list[Arm] = []
         """The arms of the last shot searched (in the order of its candidates), with the
         simulations each got and their total score: what an expert's search found."""
@@ -274,7 +281,7 @@ class SearchAgent:
 
     def act(self, view: FrameView) -> Action:
         if view.decision is Decision.BREAK:
-            return break_action(view.state)
+            return opening(view.state, self.break_shot)
         deadline = self._deadline(view)
         if view.decision is Decision.CHOICE:
             return self._choose(view, deadline)

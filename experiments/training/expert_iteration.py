@@ -129,9 +129,12 @@ _FIELDS = ("features", "mask", "visits", "values", "results")
 
 
 def _expert(net: Path | None, seed: int, budget: int, arms: int) -> SearchAgent:
+    """The self-play expert: it breaks with the run's own learnt break (the one its nets carry),
+    the hand-made break where the run has none yet (iteration 1) or learns none."""
     if net is None:
-        return SearchAgent(seed, budget)
-    return PriorSearchAgent(PriorNet.load(net), seed, budget, arms)
+        return SearchAgent(seed, budget, learned_break=False)
+    prior = PriorNet.load(net)
+    return PriorSearchAgent(prior, seed, budget, arms, learned_break=prior.break_shot is not None)
 
 
 def expert_self_play(
