@@ -10,6 +10,7 @@ with noise, the better half simulated again, and so on until the budget is spent
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ import numpy as np
 
 from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
+from kinghill.envs.game import Played, play_noisy, play_shot
 from kinghill.envs.planning.candidates import PotCandidate, best_chance, pots
 from kinghill.envs.planning.menu import (
     fallback_action,
@@ -26,7 +28,7 @@ from kinghill.envs.planning.menu import (
     pot_action,
     safety_actions,
 )
-from kinghill.envs.rules import Decision, Frame, apply, choose, judge
+from kinghill.envs.rules import Decision, Frame, choose
 from kinghill.physics import (
     COLOURED,
     MAX_SPEED,
@@ -37,7 +39,6 @@ from kinghill.physics import (
     Shot,
     TableState,
     simulate,
-    simulate_noisy,
 )
 
 DEFAULT_BUDGET = 120
@@ -129,12 +130,11 @@ class LookAheadValue:
         if not found:
             return self.base(frame, state, me)
         pot = found[0]
-        action = pot_action(pot)
-        result = simulate(state, action.shot)
-        ruling = judge(frame, action.shot.cue_ball, action.call, result.events)
+        played = play_shot(frame, state, pot_action(pot))
+        ruling = played.ruling
         if ruling.is_foul or not (ruling.credited or ruling.legal_colour_pot):
             return self.base(frame, state, me)  # the uncalibrated aim missed: no look-ahead
-        after = self.base(*apply(frame, ruling, result.final), me)
+        after = self.base(played.frame, played.state, me)
         missed = static_value(frame, state, me, 1 - mover)
         return pot.chance * after + (1 - pot.chance) * missed
 
@@ -150,12 +150,13 @@ def outcome_values(
     """``action`` from ``view`` played ``n`` times under ``noise`` (drawn from ``rng``), each
     outcome ruled by the referee and scored by ``leaf`` for ``view``'s player: what the search
     learns of a shot."""
-    values = []
-    for result in simulate_noisy(view.state, action.shot, rng, n, noise=noise):
-        ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
-        frame, state = apply(view.frame, ruling, result.final)
-        values.append(leaf(frame, state, view.player))
-    return values
+    plays = play_noisy(view.frame, view.state, [action] * n, rng, noise)
+    return leaf_values(leaf, plays, view.player)
+
+
+def leaf_values(leaf: LeafValue, plays: list[Played], me: int) -> list[float]:
+    """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order."""
+    return [leaf(p.frame, p.state, me) for p in plays]
 
 
 POT, KICK, SAFETY = 0, 1, 2
@@ -337,27 +338,40 @@ class SearchAgent:
         rounds = max(1, math.ceil(math.log2(len(arms))))
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
-            for arm in arms:
-                # the arm's samples in batches (one without a deadline, else of at most
-                # DEADLINE_BATCH, the clock looked at between them); past the deadline, only an
-                # untried arm gets one
-                n = per_arm if not _past(deadline) else 0 if arm.count else 1
-                while n > 0:
-                    batch = n if deadline is None else min(n, DEADLINE_BATCH)
-                    for value in self._scores(view, arm.action, batch):
-                        arm.total += value
-                        arm.count += 1
-                        spent += 1
-                    n = 0 if _past(deadline) else n - batch
+            if deadline is None:  # the round's samples of every arm in one batch
+                spent += self._score(view, [(arm, per_arm) for arm in arms])
+            else:
+                spent += self._score_until(view, arms, per_arm, deadline)
             arms = sorted(arms, key=lambda a: a.mean, reverse=True)
             if len(arms) == 1 or _past(deadline) or spent >= budget:
                 return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
 
-    def _scores(self, view: FrameView, action: ShotAction, n: int) -> list[float]:
-        """``n`` noisy outcomes of ``action`` (one batch of simulations), valued for the player
-        to move."""
-        return outcome_values(view, action, self.rng, n, self.noise, self.leaf)
+    def _score_until(self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float) -> int:
+        """``per_arm`` samples of each of ``arms``, arm after arm, in batches of at most
+        :data:`DEADLINE_BATCH` with the clock looked at between them; past ``deadline`` only an
+        untried arm gets one. Returns the simulations played."""
+        spent = 0
+        for arm in arms:
+            n = per_arm if not _past(deadline) else 0 if arm.count else 1
+            while n > 0:
+                batch = min(n, DEADLINE_BATCH)
+                spent += self._score(view, [(arm, batch)])
+                n = 0 if _past(deadline) else n - batch
+        return spent
+
+    def _score(self, view: FrameView, work: list[tuple[Arm, int]]) -> int:
+        """Each ``(arm, n)`` of ``work``: ``n`` noisy outcomes of the arm's shot valued for the
+        player to move and added to the arm, all in one batch of simulations (the noise drawn
+        arm after arm, as one batch an arm would); returns the simulations played."""
+        actions = [arm.action for arm, n in work for _ in range(n)]
+        plays = play_noisy(view.frame, view.state, actions, self.rng, self.noise)
+        values = iter(leaf_values(self.leaf, plays, view.player))
+        for arm, n in work:
+            for value in itertools.islice(values, n):
+                arm.total += value
+                arm.count += 1
+        return len(actions)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates`, the pots' aim calibrated."""
