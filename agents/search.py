@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -21,18 +21,19 @@ import numpy as np
 from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.game import Played, play_noisy, play_shot
-from kinghill.envs.planning.candidates import PotCandidate, best_chance, pots
+from kinghill.envs.planning.candidates import PotCandidate, best_chance, best_chances, pots
 from kinghill.envs.planning.menu import (
     fallback_action,
     legal_pots,
     pot_action,
     safety_actions,
 )
-from kinghill.envs.rules import Decision, Frame, choose
+from kinghill.envs.rules import Decision, Frame, FrameResult, choose
 from kinghill.physics import (
     COLOURED,
     MAX_SPEED,
     MISCUE_LIMIT,
+    N_BALLS,
     WHITES,
     BallBall,
     NoiseModel,
@@ -93,15 +94,50 @@ def static_value(frame: Frame, state: TableState, me: int, mover: int) -> float:
     """:func:`position_value` with ``mover`` to shoot next instead of the frame's player to
     move (what a miss would hand over)."""
     if frame.result is not None:
-        winner = frame.result.winner
-        return 0.0 if winner is None else (1.0 if winner == me else -1.0)
+        return _result_value(frame.result, me)
+    return _standing(frame, me, mover, _best_chance(state, frame, mover))
+
+
+def position_values(positions: Sequence[tuple[Frame, TableState]], me: int) -> list[float]:
+    """:func:`position_value` of each ``(frame, state)`` for ``me``, the same numbers, the pot
+    chances of the unfinished frames found in one compiled call
+    (:func:`~kinghill.envs.planning.candidates.best_chances`)."""
+    live = [(frame, state) for frame, state in positions if frame.result is None]
+    cues = np.zeros((len(live), N_BALLS), dtype=bool)
+    targets = np.zeros((len(live), N_BALLS), dtype=bool)
+    for k, (frame, state) in enumerate(live):
+        cues[k] = state.on_table & _WHITE
+        if frame.whites_needed(frame.to_move):
+            targets[k] = cues[k]
+        else:
+            targets[k, COLOURED] = state.on_table[COLOURED]
+    chances = iter(best_chances([state for _, state in live], cues, targets).tolist())
+    return [
+        _result_value(frame.result, me)
+        if frame.result is not None
+        else _standing(frame, me, frame.to_move, next(chances))
+        for frame, _ in positions
+    ]
+
+
+_WHITE = np.isin(np.arange(N_BALLS), WHITES)
+"""Which ball ids are whites."""
+
+
+def _result_value(result: FrameResult, me: int) -> float:
+    """A finished frame for ``me``: 1 won, -1 lost, 0 truncated."""
+    return 0.0 if result.winner is None else (1.0 if result.winner == me else -1.0)
+
+
+def _standing(frame: Frame, me: int, mover: int, chance: float) -> float:
+    """An unfinished frame for ``me``: whites credited and fouls, and ``mover``'s best pot
+    ``chance`` (for or against ``me``), held inside [-0.95, 0.95]."""
     other = 1 - me
     credits = frame.credit_counts
     value = WHITE_VALUE * (credits[me] - credits[other])
     value -= FOUL_VALUE * (frame.fouls[me] - frame.fouls[other])
-    chance = _best_chance(state, frame, mover)
     value += POSITION_VALUE * chance if mover == me else -POSITION_VALUE * chance
-    return float(np.clip(value, -0.95, 0.95))
+    return min(max(value, -0.95), 0.95)  # np.clip's value on a float, without its cost
 
 
 LeafValue = Callable[[Frame, TableState, int], float]
@@ -155,7 +191,10 @@ def outcome_values(
 
 
 def leaf_values(leaf: LeafValue, plays: list[Played], me: int) -> list[float]:
-    """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order."""
+    """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order (the
+    hand-made :func:`position_value` batched: :func:`position_values`)."""
+    if leaf is position_value:
+        return position_values([(p.frame, p.state) for p in plays], me)
     return [leaf(p.frame, p.state, me) for p in plays]
 
 

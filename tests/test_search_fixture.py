@@ -8,9 +8,16 @@ same, and every arm of the last search must have had the same simulations, score
 within 1e-9 (sums of the same scores).
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
-from search_fixture import PATH, cases, load, record
+from search_fixture import PATH, cases, load, positions, record
+
+from kinghill.agents.search import position_value, position_values
+from kinghill.envs.planning.candidates import best_chance, best_chances
+from kinghill.envs.rules import EndReason, FrameResult
+from kinghill.physics import N_BALLS
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +40,25 @@ def test_the_search_chooses_the_recorded_actions(recorded: dict[str, np.ndarray]
     assert np.array_equal(now["arm_owner"], recorded["arm_owner"])
     assert np.array_equal(now["arm_count"], recorded["arm_count"])
     np.testing.assert_allclose(now["arm_total"], recorded["arm_total"], rtol=0, atol=1e-9)
+
+
+def test_the_batched_leaf_scores_as_the_leaf_does_one_at_a_time() -> None:
+    """The search's leaves scored many at a time (one compiled call for the pot chances) give
+    :func:`position_value`'s numbers exactly, for either player, finished frames included; and
+    :func:`best_chances` gives :func:`best_chance`'s for any cue and object balls."""
+    views = [view for _, view in positions()]
+    rng = np.random.default_rng(0)
+    finished = [
+        (replace(v.frame, result=FrameResult(1, EndReason.SECOND_FOUL)), v.state) for v in views[:5]
+    ]
+    leaves = [(v.frame, v.state) for v in views] + finished
+    for me in (0, 1):
+        assert position_values(leaves, me) == [position_value(f, s, me) for f, s in leaves]
+    cues = rng.random((len(views), N_BALLS)) < 0.5
+    objects = rng.random((len(views), N_BALLS)) < 0.5
+    batched = best_chances([v.state for v in views], cues, objects)
+    one_by_one = [
+        best_chance(v.state, np.flatnonzero(c).tolist(), np.flatnonzero(o).tolist())
+        for v, c, o in zip(views, cues, objects, strict=True)
+    ]
+    assert batched.tolist() == one_by_one and max(one_by_one) > 0
