@@ -11,9 +11,9 @@ aim's calibration), and a digest of the chosen actions. Runs go base, new, new, 
 times over, so that a change of load weighs on both alike; the ratios are base / new (above 1:
 new is faster), and the digests must agree (the same decisions).
 
-    python3 benchmarks/search/search_speed.py --base-python /root/.pyenv/versions/3.11.7/bin/python3 \\
-        --new-python .venv/bin/python3 --rounds 3 --positions 200 \\
-        --out benchmarks/search/search-speed.json
+    python3 benchmarks/search/search_speed.py \\
+        --base-python /root/.pyenv/versions/3.11.7/bin/python3 --new-python .venv/bin/python3 \\
+        --rounds 3 --positions 200 --out benchmarks/search/search-speed.json
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ TESTS = Path(__file__).resolve().parents[2] / "tests"
 def measure(positions: int) -> dict[str, Any]:
     """One run in this process: the search on the first ``positions`` fixture positions."""
     sys.path.insert(0, str(TESTS))
-    from kinghill.agents import search
     from menu_fixture import _action_row
     from search_fixture import positions as fixture_positions
+
+    from kinghill.agents import search
 
     found = fixture_positions()[:positions]
     search.SearchAgent(0).act(found[0][1])  # kernels loaded before the clock starts

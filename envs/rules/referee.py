@@ -1,4 +1,6 @@
-"""The referee: judges one shot from its event log (pure; no physics, no table geometry).
+"""The referee: judges one shot from its event log (pure: it simulates nothing and reads no
+table geometry; the physics' event types come through :mod:`kinghill.physics`, whose import
+loads the engine, see :mod:`kinghill.envs.rules`).
 
 A shot is judged as a whole once all balls are at rest (R-same-shot): first every foul, then the
 call, then credits, spotting, the next decision and the frame result.
