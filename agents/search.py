@@ -315,6 +315,8 @@ class SearchAgent:
         self.last_arms: list[Arm] = []
         """The arms of the last shot searched (in the order of its candidates), with the
         simulations each got and their total score: what an expert's search found."""
+        self._aims_on: TableState | None = None
+        self._aims: dict[tuple[Shot, int, float], float] = {}
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -424,7 +426,20 @@ class SearchAgent:
 
     def _calibrated(self, state: TableState, action: ShotAction, pot: PotCandidate) -> ShotAction:
         """``action`` with its aim corrected so that, played exactly, the object ball leaves on
-        the pot's heading: two secant steps on the simulated departure (this corrects throw)."""
+        the pot's heading (:meth:`_aim`); the aims found on the last table asked about are kept,
+        so that the 10.4 choice's two searches from one table calibrate a pot they share
+        once."""
+        if self._aims_on is not state:
+            self._aims_on, self._aims = state, {}
+        key = (action.shot, pot.object_ball, pot.heading)
+        phi = self._aims.get(key)
+        if phi is None:
+            phi = self._aims[key] = self._aim(state, action, pot)
+        return replace(action, shot=replace(action.shot, phi=phi))
+
+    def _aim(self, state: TableState, action: ShotAction, pot: PotCandidate) -> float:
+        """The aim at which ``action``'s object ball, played exactly, leaves on the pot's
+        heading: two secant steps on the simulated departure (this corrects throw)."""
         phi, step = action.shot.phi, CALIBRATION_STEP
         error = _heading_error(state, replace(action.shot, phi=phi), pot)
         for _ in range(CALIBRATION_STEPS):
@@ -438,7 +453,7 @@ class SearchAgent:
                 break
             phi = phi + step
             error = _heading_error(state, replace(action.shot, phi=phi), pot)
-        return replace(action, shot=replace(action.shot, phi=phi))
+        return phi
 
 
 def _past(deadline: float | None) -> bool:
