@@ -188,3 +188,30 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
     custom = ["--player", "kinghill.experiments.tournaments.frame_player:new_game", "--record"]
     assert cli.main([*argv, *custom, "--out", str(tmp_path / "c")]) == 2
     assert "--record: needs the built-in frame player" in capsys.readouterr().err
+
+
+def test_play_never_replaces_a_record_and_leaves_a_tournaments_records_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39 item 1: a second ``play --record`` into one folder adds a record beside the
+    first; a tournament's folder is refused in one line, its record and frame log untouched."""
+    play = tmp_path / "p"
+    argv = ["play", "heuristic", "random", "--max-shots", "4", "--record", str(play)]
+    assert cli.main([*argv, "--seed", "1"]) == 0
+    assert cli.main([*argv, "--seed", "2"]) == 0
+    assert frames_in(play) == [0, 1]
+    assert [(load_frame(play, i).frame, load_frame(play, i).seed) for i in (0, 1)] == [
+        (0, 1),
+        (1, 2),
+    ]
+    assert "kinghill replay" in capsys.readouterr().out
+    out = tmp_path / "t"
+    tournament = ["tournament", "--agents", "heuristic", "random", "--frames", "2"]
+    assert cli.main([*tournament, "--max-shots", "4", "--record", "--out", str(out)]) == 0
+    before = (record_path(out, 0).read_bytes(), (out / "frames.jsonl").read_bytes())
+    capsys.readouterr()
+    assert cli.main(["play", "random", "heuristic", "--seed", "9", "--record", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "holds a tournament" in error and len(error.splitlines()) == 1
+    assert (record_path(out, 0).read_bytes(), (out / "frames.jsonl").read_bytes()) == before
+    assert frames_in(out) == [0, 1]

@@ -29,7 +29,12 @@ from kinghill.experiments.cli.app import (
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
 from kinghill.experiments.records.replay import replay_shot
-from kinghill.experiments.records.store import write_frame
+from kinghill.experiments.records.store import (
+    RecordError,
+    check_not_tournament,
+    record_path,
+    write_new_frame,
+)
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_player import play_watched
 
@@ -75,7 +80,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=output_dir,
         metavar="DIR",
         help="keep every decision (position, action, shot as played, events, ruling, time) in "
-        "DIR/records/000000.json.gz, for kinghill replay and kinghill export",
+        "DIR/records/NNNNNN.json.gz, the next free number (no record is replaced; not a "
+        "tournament's folder), for kinghill replay and kinghill export",
     )
     add_frame_options(parser)
     add_replay_arguments(parser)
@@ -145,6 +151,11 @@ def run(args: argparse.Namespace) -> int:
                 "lower it or write an .mp4",
                 "--fps",
             )
+    if args.record is not None:
+        try:
+            check_not_tournament(args.record)
+        except RecordError as error:
+            raise UsageError(str(error), "--record") from None
     try:
         human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
     except DependencyNotInstalled as error:
@@ -175,7 +186,12 @@ def run(args: argparse.Namespace) -> int:
         human.close()
     print(record.result)
     if args.record is not None:
-        print(f"record: {write_frame(args.record, record)}")
+        try:
+            written = write_new_frame(args.record, record)
+        except RecordError as error:  # the folder became a tournament's while the frame played
+            raise UsageError(str(error), "--record") from None
+        path = record_path(args.record, written.frame)
+        print(f"record: {path} (kinghill replay {args.record} --frame {written.frame})")
     if args.out is not None:
         if not shots:
             raise CommandError("no shot was played, no replay written", "--out")
