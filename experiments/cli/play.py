@@ -18,7 +18,6 @@ from kinghill.envs.drawing.replay_video import (
     write_replay,
 )
 from kinghill.experiments.cli.app import (
-    CommandError,
     UsageError,
     agent_name,
     bounded_int,
@@ -28,7 +27,7 @@ from kinghill.experiments.cli.app import (
     seed,
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
-from kinghill.experiments.records.replay import replay_shot
+from kinghill.experiments.records.replay import ending, replay_shot
 from kinghill.experiments.records.store import (
     RecordError,
     check_not_tournament,
@@ -166,7 +165,11 @@ def run(args: argparse.Namespace) -> int:
         print(describe(decided, names), flush=True)
         if human is not None:
             human.watch(decided.turn, before.frame, after.state)
-        shot = replay_shot(decided.turn, before.frame, names) if args.out is not None else None
+        shot = (
+            replay_shot(decided.turn, before.frame, after.state, names)
+            if args.out is not None
+            else None
+        )
         if shot is not None:
             shots.append(shot)
 
@@ -193,8 +196,7 @@ def run(args: argparse.Namespace) -> int:
         path = record_path(args.record, written.frame)
         print(f"record: {path} (kinghill replay {args.record} --frame {written.frame})")
     if args.out is not None:
-        if not shots:
-            raise CommandError("no shot was played, no replay written", "--out")
+        shots.append(ending(record.final, record.result, names))
         path = write_replay(
             args.out, shots, record.spec, fps=args.fps, width_px=args.width, speed=args.speed
         )
