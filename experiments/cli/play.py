@@ -7,7 +7,7 @@ import argparse
 
 from gymnasium.error import DependencyNotInstalled
 
-from kinghill.agents.human import HUMAN, HumanSeat
+from kinghill.agents.human import HUMAN, HumanSeat, NoDisplay
 from kinghill.envs import Decided, FrameView, ShotAction
 from kinghill.envs.drawing.render import MIN_WIDTH_PX
 from kinghill.envs.drawing.replay_video import (
@@ -18,6 +18,7 @@ from kinghill.envs.drawing.replay_video import (
     write_replay,
 )
 from kinghill.experiments.cli.app import (
+    CommandError,
     UsageError,
     agent_name,
     bounded_int,
@@ -27,6 +28,7 @@ from kinghill.experiments.cli.app import (
     seed,
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
+from kinghill.experiments.cli.signals import sigterm_as_interrupt
 from kinghill.experiments.records.replay import ending, replay_shot
 from kinghill.experiments.records.store import (
     RecordError,
@@ -35,7 +37,7 @@ from kinghill.experiments.records.store import (
     write_new_frame,
 )
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.frame_player import play_watched
+from kinghill.experiments.tournaments.frame_player import FrameStopped, play_watched
 
 REPLAY_FPS = 25.0
 """Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
@@ -159,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
     except DependencyNotInstalled as error:
         raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
+    except NoDisplay as error:
+        raise CommandError(str(error)) from None
     shots: list[ReplayShot] = []
 
     def watch(before: FrameView, decided: Decided, after: FrameView) -> None:
@@ -174,20 +178,25 @@ def run(args: argparse.Namespace) -> int:
             shots.append(shot)
 
     animated = args.out is not None or human is not None
-    try:  # a closed window interrupts, as Ctrl-C does
-        record = play_watched(
-            *names,
-            args.seed,
-            frame_options(args),
-            here={} if human is None else {HUMAN: human},  # a person at the window: never cut off
-            watch=watch,
-            trajectory_fps=args.fps / args.speed if animated else None,
-        )
+    stopped: FrameStopped | None = None
+    try:  # Ctrl-C, SIGTERM or a closed window stops the frame, the decisions played kept
+        with sigterm_as_interrupt():
+            record = play_watched(
+                *names,
+                args.seed,
+                frame_options(args),
+                here={} if human is None else {HUMAN: human},  # a person: never cut off
+                watch=watch,
+                trajectory_fps=args.fps / args.speed if animated else None,
+            )
     except TournamentError as error:
         raise usage_error(error) from None
-    if human is not None:
-        human.close()
-    print(record.result)
+    except FrameStopped as stop:
+        record, stopped = stop.shots, stop
+    finally:
+        if human is not None:
+            human.close()
+    print(record.result if stopped is None else stopped)
     if args.record is not None:
         try:
             written = write_new_frame(args.record, record)
@@ -201,4 +210,8 @@ def run(args: argparse.Namespace) -> int:
             args.out, shots, record.spec, fps=args.fps, width_px=args.width, speed=args.speed
         )
         print(f"replay: {path}")
+    if stopped is not None:
+        kept = " and ".join(n for n, a in (("record", args.record), ("replay", args.out)) if a)
+        args.interrupted = f"{stopped}" + (f", kept in the {kept}" if kept else "")
+        raise KeyboardInterrupt from stopped
     return 0
