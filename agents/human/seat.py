@@ -255,8 +255,8 @@ def _signals_held() -> Iterator[None]:
     finally:
         for number, handler in held.items():
             signal.signal(number, handler)
-        for number in dict.fromkeys(noted):
-            signal.raise_signal(number)
+        for received in dict.fromkeys(noted):
+            signal.raise_signal(received)
 
 
 def check_display(pygame: Any) -> None:
