@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from kinghill.agents.human import HumanSeat
 from kinghill.envs import Action, FrameView
@@ -81,7 +82,9 @@ def test_sigterm_in_a_background_job_stops_the_frame_and_keeps_what_was_played(
     """Random breaks, then the human's window waits; SIGTERM (SIGINT ignored, as in a
     background job) stops the frame: exit 130, the break kept in the record, no 12.4 foul."""
     env = {**_headless_env(), "DISPLAY": xvfb}
+    gif = tmp_path / "frame.gif"
     argv = [*KINGHILL, "play", "random", "human", "--seed", "1", "--record", str(tmp_path)]
+    argv += ["--out", str(gif), "--width", "400", "--fps", "10"]
     job = subprocess.Popen(
         argv,
         env=env,
@@ -102,9 +105,11 @@ def test_sigterm_in_a_background_job_stops_the_frame_and_keeps_what_was_played(
             job.wait()
     assert job.returncode == 130, err
     assert "12.4" not in first + out
-    assert "interrupted; the frame was stopped after 1 decisions, kept in the record" in err
+    assert "interrupted; the frame was stopped after 1 decisions, kept in the record and" in err
     shots = load_frame(tmp_path)
     assert len(shots.decisions) == 1 and shots.result is None
+    with Image.open(gif) as replay:  # the break's motion, then the table as it was stopped
+        assert replay.n_frames > 2
 
 
 def test_closing_the_window_with_sigint_ignored_stops_the_frame(

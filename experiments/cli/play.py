@@ -13,9 +13,7 @@ from kinghill.envs.drawing.render import MIN_WIDTH_PX
 from kinghill.envs.drawing.replay_video import (
     FORMATS,
     MAX_GIF_FPS,
-    ReplayShot,
     check_replay_path,
-    write_replay,
 )
 from kinghill.experiments.cli.app import (
     CommandError,
@@ -29,7 +27,7 @@ from kinghill.experiments.cli.app import (
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
 from kinghill.experiments.cli.signals import sigterm_as_interrupt
-from kinghill.experiments.records.replay import ending, replay_shot
+from kinghill.experiments.records.replay import write_frame_replay
 from kinghill.experiments.records.store import (
     RecordError,
     check_not_tournament,
@@ -163,21 +161,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
     except NoDisplay as error:
         raise CommandError(str(error)) from None
-    shots: list[ReplayShot] = []
 
     def watch(before: FrameView, decided: Decided, after: FrameView) -> None:
         print(describe(decided, names), flush=True)
         if human is not None:
             human.watch(decided.turn, before.frame, after.state)
-        shot = (
-            replay_shot(decided.turn, before.frame, after.state, names)
-            if args.out is not None
-            else None
-        )
-        if shot is not None:
-            shots.append(shot)
 
-    animated = args.out is not None or human is not None
     stopped: FrameStopped | None = None
     try:  # Ctrl-C, SIGTERM or a closed window stops the frame, the decisions played kept
         with sigterm_as_interrupt():
@@ -187,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
                 frame_options(args),
                 here={} if human is None else {HUMAN: human},  # a person: never cut off
                 watch=watch,
-                trajectory_fps=args.fps / args.speed if animated else None,
+                trajectory_fps=None if human is None else args.fps / args.speed,
             )
     except TournamentError as error:
         raise usage_error(error) from None
@@ -204,11 +193,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(error), "--record") from None
         path = record_path(args.record, written.frame)
         print(f"record: {path} (kinghill replay {args.record} --frame {written.frame})")
-    if args.out is not None:
-        shots.append(ending(record.final, record.result, names))
-        path = write_replay(
-            args.out, shots, record.spec, fps=args.fps, width_px=args.width, speed=args.speed
-        )
+    if args.out is not None:  # from the record: what a stop cut short is left out of both
+        path = write_frame_replay(record, args.out, args.fps, args.speed, args.width)
         print(f"replay: {path}")
     if stopped is not None:
         kept = " and ".join(n for n, a in (("record", args.record), ("replay", args.out)) if a)

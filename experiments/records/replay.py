@@ -111,6 +111,14 @@ def replay(
         raise ValueError(f"the replay must end in .gif or .mp4: {out}")
     if not (fps > 0 and speed > 0):
         raise ValueError(f"fps and speed must be positive (got {fps:g}, {speed:g})")
-    shots = load_frame(source, frame)
+    return write_frame_replay(load_frame(source, frame), out, fps, speed, width_px)
+
+
+def write_frame_replay(
+    shots: FrameShots, out: str | Path, fps: float = 25.0, speed: float = 1.0, width_px: int = 800
+) -> Path:
+    """Write the replay of the frame ``shots`` (a record, read or just played) to ``out``
+    (``.gif`` or ``.mp4``): every decision ruled on, then the result (see
+    :func:`replay_shots`)."""
     replayed = replay_shots(shots, fps / speed)
     return write_replay(out, replayed, shots.spec, fps=fps, width_px=width_px, speed=speed)
