@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -82,7 +83,7 @@ def check_main_guard() -> None:
             "the frames (they are spawned and import it first): save it to a file, with the "
             f"call under {GUARD}"
         )
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and not (
         frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"
     ):
