@@ -330,10 +330,11 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
         model=out / BEST_FILE,
         curve=out / "curve.png",
         wall_seconds=time.perf_counter() - start,
-        episodes=sum(len(d.results) for d in data),
+        episodes=config.frames * config.iterations,  # self-play frames, as run.json says
         final_reward_mean=float("nan"),
         final_win_rate=float(scores[-1][2]),
         extra={
+            "decisions": sum(len(d.results) for d in data),
             "best_iteration": best[0],
             "best_score_vs_search": float(best[2]),
             "break_score": None if learnt is None else learnt.score,
