@@ -203,7 +203,7 @@ _SEARCH = (
 )
 _LOOKAHEAD = Option("lookahead", Kind.BOOL, "score the leaves one shot deeper")
 _LEARNED_BREAK = Option(
-    "learned_break", Kind.BOOL, "the break learnt beside the net (false: the hand-made break)"
+    "learned_break", Kind.BOOL, "the learnt break on the standard rack (false: the hand-made break)"
 )
 _EXPERT = (
     *_SEARCH,
@@ -237,7 +237,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "kinghill.agents.search:SearchAgent",
         "simulates candidate shots under execution noise and plays the best",
         Argument.BUDGET,
-        (*_SEARCH, _LOOKAHEAD),
+        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK),
     ),
     BuiltIn(
         "expert",
@@ -267,6 +267,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
             Option(
                 "foul_cost", Kind.FLOAT, "the cost of a foul standing against the player", minimum=0
             ),
+            _LEARNED_BREAK,
         ),
         model="value-heuristic.npz",
     ),
