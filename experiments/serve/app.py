@@ -213,8 +213,9 @@ def create_app(
     @_guarded
     async def preview(request: Request) -> Response:
         data = await _body(request)
-        table = _table(request)
+        table = await run_in_threadpool(_table, request)
         with table.lock:
+            table.check_turn()
             action = payloads.shot(data, table.game.view())
         return JSONResponse({"call": call_text(action.call)})
 
@@ -223,6 +224,7 @@ def create_app(
         data = await _body(request)
         table = await run_in_threadpool(_table, request)
         with table.lock:
+            table.check_turn()
             view = table.game.view()
         action = payloads.shot(data, view)
         await run_in_threadpool(table.act, action)
@@ -231,8 +233,11 @@ def create_app(
 
     @_guarded
     async def choice(request: Request) -> Response:
-        action = payloads.choice(await _body(request))
+        data = await _body(request)
         table = await run_in_threadpool(_table, request)
+        with table.lock:
+            table.check_turn()
+        action = payloads.choice(data)
         await run_in_threadpool(table.act, action)
         with table.lock:
             return JSONResponse(frame_now(table, _since(request)))

@@ -1,6 +1,6 @@
 """Requests as the server reads them: a JSON body of bounded size, every field checked for its
-type and range, and a decision built from it (the call through the human seat's
-:class:`~kinghill.agents.human.Controls`, as the pygame window builds it).
+type and range, and a decision built from it (the shot and its call through the human
+seat's :class:`~kinghill.agents.human.Controls`, as the pygame window builds and checks them).
 
 Whatever is wrong raises :class:`PayloadError` naming the field (HTTP 400, or 413 for a body
 over :data:`MAX_BODY`); nothing reaches the game until the whole request is read.
@@ -15,7 +15,7 @@ from typing import Any
 
 from kinghill.agents.human import KINDS, Controls
 from kinghill.envs import ChoiceAction, FrameView, ShotAction
-from kinghill.envs.rules import MAX_TOUCHES, Call, Touch
+from kinghill.envs.rules import MAX_TOUCHES, Decision, Touch
 from kinghill.experiments.serve.tables import PERSON, Seating
 from kinghill.experiments.tournaments.options import FrameOptions
 from kinghill.physics import N_BALLS, Cushion, Pocket, Shot
@@ -149,10 +149,14 @@ def choice(data: Mapping[str, Any]) -> ChoiceAction:
 
 def shot(data: Mapping[str, Any], view: FrameView) -> ShotAction:
     """A shot: ``{"cue_ball": 0-7, "phi": rad, "speed": m/s, "tip": [a, b], "call": {"kind":
-    KIND, "pocket": NAME, "route": [CUSHION or ball id, ...]}, "place": [x, y] or null}``;
-    the call is built as the pygame seat builds it. Whether the shot fits the table (the cue
-    ball on it, the break from the house) is the referee's check when it is played."""
+    KIND, "pocket": NAME, "route": [CUSHION or ball id, ...]}, "place": [x, y] or null}``,
+    checked as the pygame seat checks it before it plays (:class:`Controls`: the call's
+    builders, then the referee's ``validate_shot``: the cue ball on the table, the break from
+    the house, the call possible). A malformed field is a 400; a shot that does not fit the
+    position a 422 in the referee's words."""
     _only(data, ("cue_ball", "phi", "speed", "tip", "call", "place"), "shot")
+    if view.decision is Decision.CHOICE:
+        raise PayloadError("the 10.4 choice is due: play on or hand the shot back", 422)
     cue_ball = _integer(data.get("cue_ball"), "cue_ball", 0, N_BALLS - 1)
     phi = _number(data.get("phi"), "phi", -MAX_PHI, MAX_PHI)
     speed = _number(data.get("speed"), "speed", 0.0, 10.0)
@@ -161,7 +165,7 @@ def shot(data: Mapping[str, Any], view: FrameView) -> ShotAction:
         raise PayloadError(f"tip must be [side, height] in ball radii, got {_shown(tip)}")
     a, b = (_number(v, "tip", -0.5, 0.5) for v in tip)
     try:
-        played = Shot(cue_ball, phi, speed, a, b)
+        Shot(cue_ball, phi, speed, a, b)
     except ValueError as error:
         raise PayloadError(str(error)) from None
     place = data.get("place")
@@ -173,14 +177,19 @@ def shot(data: Mapping[str, Any], view: FrameView) -> ShotAction:
             _number(place[0], "place x", 0.0, spec.length),
             _number(place[1], "place y", 0.0, spec.width),
         )
-    return ShotAction(played, call(data.get("call"), view, cue_ball), place)
+    controls = _controls(data.get("call"), view, cue_ball)
+    controls.phi, controls.speed, controls.tip, controls.place = phi, speed, (a, b), place
+    controls.command("shoot")
+    if not isinstance(controls.done, ShotAction):
+        raise PayloadError(controls.message, 422)
+    return controls.done
 
 
-def call(data: Any, view: FrameView, cue_ball: int) -> Call | None:
-    """The call ``{"kind": KIND, "pocket": NAME, "route": [...]}`` (null: whites only) built
-    by :meth:`Controls.call`; what is missing or wrong in it, in the rules' words."""
+def _controls(data: Any, view: FrameView, cue_ball: int) -> Controls:
+    """The human seat's controls with the call ``{"kind": KIND, "pocket": NAME, "route": [...]}``
+    (null: whites only) chosen, as the pygame menu would have them."""
     if data is None:
-        return None
+        return Controls(view, cue_ball)
     if not isinstance(data, dict):
         raise PayloadError(f"call must be an object or null, got {_shown(data)}")
     _only(data, ("kind", "pocket", "route"), "call")
@@ -195,17 +204,13 @@ def call(data: Any, view: FrameView, cue_ball: int) -> Call | None:
     route = data.get("route", [])
     if not isinstance(route, list) or len(route) > MAX_ROUTE:
         raise PayloadError(f"call route must be a list of at most {MAX_ROUTE} touches")
-    controls = Controls(
+    return Controls(
         view,
         cue_ball,
         kind=kind,
         pocket=None if pocket is None else Pocket[pocket],
         route=[_touch(t) for t in route],
     )
-    try:
-        return controls.call()
-    except ValueError as error:
-        raise PayloadError(f"call: {error}") from None
 
 
 def _touch(value: Any) -> Touch:

@@ -114,7 +114,7 @@ class Table:
         """Play the person's decision. Raises :class:`TableError` (nothing changed) when it is
         not the person's turn or the action does not fit the table (the referee's words)."""
         with self.lock:
-            self._check_persons_turn()
+            self.check_turn()
             assert self.clock is not None
             seconds = max(0.0, self.clock.elapsed())
             try:
@@ -127,7 +127,7 @@ class Table:
     def claim_extension(self) -> bool:
         """Claim the 12.5 extension on the person's running clock; whether it was granted."""
         with self.lock:
-            self._check_persons_turn()
+            self.check_turn()
             assert self.clock is not None
             return self.clock.claim_extension()
 
@@ -162,7 +162,8 @@ class Table:
                 decided = self.game.settle(answer)
                 self._settled(before, decided.turn, decided.fault)
 
-    def _check_persons_turn(self) -> None:
+    def check_turn(self) -> None:
+        """:class:`TableError` 409 unless the person is to decide (call it under the lock)."""
         if self.game.is_over:
             raise TableError(409, f"the frame is over: {self.game.frame.result}")
         if self.person is None:
