@@ -165,12 +165,14 @@ def test_the_10_4_choice_after_the_opponents_foul(server: Server) -> None:
 def test_the_preview_says_the_call_in_words_and_what_does_not_fit(server: Server) -> None:
     key = server.new()["game"]
     ok = server.client.post(f"/api/games/{key}/preview", json=BREAK)
-    assert ok.json() == {"call": "whites only (no call, 5.1)"}
+    assert ok.json() == {"call": "whites only (no call, 5.1)", "problem": None}
     called = server.client.post(
         f"/api/games/{key}/preview",
         json={**BREAK, "call": {"kind": "plain", "pocket": "REAR_LEFT", "route": []}},
     )
-    assert called.status_code == 422 and "break" in called.json()["error"], called.text
+    assert called.status_code == 200 and "break" in called.json()["problem"], called.text
+    malformed = server.client.post(f"/api/games/{key}/preview", json={**BREAK, "speed": -1})
+    assert malformed.status_code == 400 and "speed" in malformed.json()["error"]
 
 
 def test_the_section_12_clock_and_its_extension(server: Server) -> None:

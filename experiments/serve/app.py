@@ -8,7 +8,9 @@
 - ``POST /api/watch`` ``{"agents": [A, B], "round", "seed"}``: a frame between two agents;
 - ``GET /api/games/{id}?since=N``: the frame now, and its decisions from the N-th on
   (:func:`frame_now`);
-- ``POST /api/games/{id}/preview`` a shot: its call in words, or what does not fit;
+- ``POST /api/games/{id}/preview`` a shot: ``{"call": words, "problem": null}``, or what in
+  the position it does not fit as ``{"call": null, "problem": words}`` (a 200: nothing is
+  wrong with the request);
 - ``POST /api/games/{id}/shot`` a shot (:func:`.payloads.shot`): the person's shot played;
 - ``POST /api/games/{id}/choice`` ``{"play_on": bool}``: the 10.4 choice;
 - ``POST /api/games/{id}/extension`` ``{}``: claim the 12.5 extension;
@@ -216,8 +218,14 @@ def create_app(
         table = await run_in_threadpool(_table, request)
         with table.lock:
             table.check_turn()
-            action = payloads.shot(data, table.game.view())
-        return JSONResponse({"call": call_text(action.call)})
+            view = table.game.view()
+        try:
+            action = payloads.shot(data, view)
+        except PayloadError as error:
+            if error.status != 422:
+                raise
+            return JSONResponse({"call": None, "problem": error.message})
+        return JSONResponse({"call": call_text(action.call), "problem": None})
 
     @_guarded
     async def shot(request: Request) -> Response:

@@ -329,7 +329,7 @@
     const key = seat.decisionKey;
     try {
       const words = await api("POST", `/api/games/${game.key}/preview`, action());
-      if (key === seat.decisionKey) byId("call-text").textContent = words.call;
+      if (key === seat.decisionKey) byId("call-text").textContent = words.problem || words.call;
     } catch (error) {
       if (key === seat.decisionKey) byId("call-text").textContent = error.message;
     }
