@@ -20,6 +20,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from kinghill.agents import make_agent  # noqa: E402
 from kinghill.envs import Agent, FrameView, ShotAction  # noqa: E402
 from kinghill.envs.rules import Decision  # noqa: E402
+from kinghill.experiments.htmlreport.replays import replay_data  # noqa: E402
+from kinghill.experiments.records.dataset import export_dataset  # noqa: E402
 from kinghill.experiments.records.store import load_frame  # noqa: E402
 from kinghill.experiments.serve.app import CONTENT_SECURITY, create_app  # noqa: E402
 from kinghill.experiments.serve.payloads import MAX_BODY  # noqa: E402
@@ -144,6 +146,11 @@ def test_a_watched_frame_is_played_to_its_end_and_kept(server: Server) -> None:
     assert str(record.result) == state["result"] and len(record.decisions) == state["count"]
     shot = server.client.post(f"/api/games/{key}/shot", json=BREAK)
     assert shot.status_code == 409 and "over" in shot.json()["error"]
+    # the record replays in report.html as it was shown live, and exports as a data set
+    replayed = replay_data(server.folder)["frames"][0]["decisions"]
+    assert replayed == server.state(key)["decisions"]
+    summary = export_dataset([server.folder], server.folder / "shots.npz")
+    assert summary.rows == state["count"]
 
 
 def test_the_10_4_choice_after_the_opponents_foul(server: Server) -> None:
@@ -287,6 +294,8 @@ def test_unknown_games_agents_and_specs_are_refused(server: Server) -> None:
         ({"opponent": "random", "round": 0}, "round"),
         ({"opponent": "random", "round": 1.5}, "round"),
         ({"opponent": "random", "seed": -1}, "seed"),
+        ({"opponent": "random", "seed": "²"}, "seed"),
+        ({"opponent": "random", "seed": "9" * 30}, "seed"),
         ({"opponent": "random", "person_breaks": "no"}, "person_breaks"),
         ({"opponent": "random", "colour": "red"}, "unknown fields"),
     ],

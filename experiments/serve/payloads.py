@@ -126,7 +126,8 @@ def watch_frame(data: Mapping[str, Any], default_seed: int) -> Seating:
 
 def _seed(data: Mapping[str, Any], default: int) -> int:
     seed = data.get("seed", default)
-    if isinstance(seed, str) and seed.isdigit():  # seeds travel as text (JavaScript's numbers)
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
+        # seeds travel as text: JavaScript's numbers round them
         seed = int(seed)
     return _integer(seed, "seed", 0, MAX_SEED)
 

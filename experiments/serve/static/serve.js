@@ -108,12 +108,15 @@
   byId("new-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const round = byId("round").value;
-    start("/api/games", {
+    const body = {
       opponent: byId("opponent").value,
       person_breaks: byId("person-breaks").checked,
       required: [Number(byId("required-person").value), Number(byId("required-agent").value)],
       round: round ? Number(round) : null,
-    });
+    };
+    const seed = byId("seed").value.trim();
+    if (seed) body.seed = seed; // as text: a seed is wider than JavaScript's numbers
+    start("/api/games", body);
   });
   byId("watch-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -134,7 +137,7 @@
     game.clockAt = performance.now();
     const names = state.agents.map((name, p) => (p === state.person ? "you" : name));
     byId("frame-info").textContent =
-      `Frame ${state.number} (seed ${state.seed}): P0 ${names[0]} breaks, P1 ${names[1]}`;
+      `Frame ${state.number} (seed ${state.seed}): P0 (${names[0]}) breaks, P1 (${names[1]})`;
     byId("score").textContent = [0, 1].map((p) =>
       `P${p} ${names[p]}: ${state.credited[p].length}/${state.required[p]} whites, ${state.fouls[p]} foul${state.fouls[p] === 1 ? "" : "s"}`).join("; ");
     byId("turn").textContent = state.result ? "the frame is over"
@@ -533,7 +536,7 @@
       a: () => setTip(seat.tip[0] - tipStep, seat.tip[1]),
       d: () => setTip(seat.tip[0] + tipStep, seat.tip[1]),
       c: () => setTip(0, 0),
-      e: claim,
+      x: claim,
     };
     const run = handled[key.length === 1 ? key.toLowerCase() : key];
     if (run) {
