@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from kinghill.envs.planning import warm_up
 from kinghill.experiments.serve.app import LOCAL_HOSTS, create_app
 from kinghill.experiments.serve.tables import Tables
 
@@ -31,6 +32,7 @@ def serve(
     any Host header (whoever can reach the address can play)."""
     import uvicorn
 
+    warm_up()  # the kernels compiled (or loaded) before the first page waits on them
     tables = Tables(out, agents, max_games=max_games, idle=idle)
     local = host in LOCAL_HOSTS
     app = create_app(tables, ratings=ratings, allowed_hosts=LOCAL_HOSTS if local else None)
