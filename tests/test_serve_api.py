@@ -355,3 +355,22 @@ def test_the_person_sees_the_decision_the_game_took(server: Server) -> None:
     record = load_frame(server.folder, 0)
     assert record.decisions[0].decision is Decision.BREAK
     assert state["decisions"][0]["ruling"] == str(record.decisions[0].ruling)
+
+
+def test_an_engine_error_stops_the_frame_and_says_so(tmp_path: Path) -> None:
+    made = Server(tmp_path)
+    key = made.new()["game"]
+    table = made.tables.tables[key]
+
+    def fail(*args: object) -> None:
+        raise RuntimeError("the kernel broke")
+
+    made.client.post(f"/api/games/{key}/shot", json=BREAK)
+    table.game.settle = fail  # type: ignore[method-assign]
+    made.gated.go.set()
+    for _ in range(200):
+        state = made.state(key)
+        if state["fault"]:
+            break
+        time.sleep(0.02)
+    assert "the kernel broke" in state["fault"] and state["count"] == 1

@@ -100,6 +100,7 @@ def frame_now(table: Table, since: int) -> dict[str, Any]:
         "extension_used": list(frame.extension_used),
         "result": None if frame.result is None else str(frame.result),
         "winner": frame.winner,
+        "fault": table.fault,
         "clock": None
         if clock is None or left is None
         else {

@@ -144,7 +144,17 @@ class Table:
 
     def run_agents(self) -> None:
         """Let the agents decide while it is their turn (the worker thread's loop): each asked
-        with the view outside the lock, its answer settled by the rules under it."""
+        with the view outside the lock, its answer settled by the rules under it. An error of
+        the engine itself stops the frame where it is, said in :attr:`fault` (an agent's own
+        error is charged to it by the rules, :meth:`Game.settle`)."""
+        try:
+            self._run_agents()
+        except Exception as error:  # the engine failed: the frame cannot go on
+            with self.lock:
+                self.fault = f"the frame stopped: {type(error).__name__}: {error}"
+                self._working = False
+
+    def _run_agents(self) -> None:
         while True:
             with self.lock:
                 if self.closed or not self.agent_to_move:

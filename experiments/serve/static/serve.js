@@ -135,6 +135,7 @@
     });
     game.state = state;
     game.clockAt = performance.now();
+    if (state.fault) notice(state.fault);
     const names = state.agents.map((name, p) => (p === state.person ? "you" : name));
     byId("frame-info").textContent =
       `Frame ${state.number} (seed ${state.seed}): P0 (${names[0]}) breaks, P1 (${names[1]})`;
@@ -159,7 +160,7 @@
     const key = game.key;
     while (key === game.key) {
       const state = game.state;
-      if (state && state.result && game.shown >= game.decisions.length) break;
+      if (state && (state.fault || (state.result && game.shown >= game.decisions.length))) break;
       try {
         take(await api("GET", `/api/games/${key}?since=${game.decisions.length}`));
       } catch (error) {
