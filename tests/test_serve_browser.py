@@ -247,3 +247,19 @@ def test_an_agents_name_is_shown_as_text(browser: Any, served: tuple[str, Path])
     _until(lambda: HOSTILE in (person.page.text_content("#frame-info") or ""))
     assert person.page.locator("img").count() == 0 and person.dialogs == []
     person.context.close()
+
+
+def test_a_watched_frame_plays_to_its_result(browser: Any, served: tuple[str, Path]) -> None:
+    origin, folder = served
+    person = Person(browser, origin)
+    person.page.select_option("#watch-a", "random")
+    person.page.select_option("#watch-b", "random")
+    person.page.click("#watch")
+    _until(lambda: bool(person.page.text_content("#result")))
+    game = person.state()
+    assert game["state"]["person"] is None and person.page.locator("#seat").is_hidden()
+    record = load_frame(folder, game["state"]["number"])
+    assert person.page.text_content("#result") == str(record.result)
+    assert person.page.locator("#shots li").count() == len(record.decisions)
+    assert [m for m in person.console if m.startswith(("error", "warning"))] == []
+    person.context.close()
