@@ -154,12 +154,12 @@ def test_a_watched_frame_is_played_to_its_end_and_kept(server: Server) -> None:
 
 
 def test_the_10_4_choice_after_the_opponents_foul(server: Server) -> None:
-    key = server.new()["game"]
-    server.client.post(f"/api/games/{key}/shot", json=BREAK)
+    """The gated agent breaks with a ball that is not white 1: no valid shot, a foul charged
+    (12.4, R-fault), and the person's 10.4 choice is due."""
+    key = server.new(person_breaks=False)["game"]
     server.gated.go.set()
     state = server.wait_turn(key)
-    if state["result"] or state["decision"] != "choice":
-        pytest.skip("the break left no 10.4 choice")  # the gated agent missed: always a foul
+    assert state["decision"] == "choice" and state["fouls"] == [1, 0]
     wrong = server.client.post(f"/api/games/{key}/shot", json={**BREAK, "cue_ball": 2})
     assert wrong.status_code == 422 and "10.4 choice is due" in wrong.json()["error"]
     bad = server.client.post(f"/api/games/{key}/choice", json={"play_on": "yes"})
@@ -359,13 +359,12 @@ def test_the_person_sees_the_decision_the_game_took(server: Server) -> None:
 
 def test_an_engine_error_stops_the_frame_and_says_so(tmp_path: Path) -> None:
     made = Server(tmp_path)
-    key = made.new()["game"]
+    key = made.new(person_breaks=False)["game"]  # the gated agent waits to break
     table = made.tables.tables[key]
 
     def fail(*args: object) -> None:
         raise RuntimeError("the kernel broke")
 
-    made.client.post(f"/api/games/{key}/shot", json=BREAK)
     table.game.settle = fail  # type: ignore[method-assign]
     made.gated.go.set()
     for _ in range(200):
@@ -373,4 +372,4 @@ def test_an_engine_error_stops_the_frame_and_says_so(tmp_path: Path) -> None:
         if state["fault"]:
             break
         time.sleep(0.02)
-    assert "the kernel broke" in state["fault"] and state["count"] == 1
+    assert "the kernel broke" in state["fault"] and state["count"] == 0

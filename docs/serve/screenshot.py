@@ -1,6 +1,7 @@
-"""The manual's picture of ``kinghill serve`` (docs/serve/page.png): a frame against ``search``
-(seed 7) in a headless Chromium, the break played by mouse, then the person's next shot set up
-by mouse and keys (cue ball, aim, a plain call on a pocket) and the page photographed.
+"""The manual's picture of ``kinghill serve`` (docs/serve/page.png): a frame against the
+``strong`` level (seed 7) in a headless Chromium, the break played by mouse, then the person's
+next shot set up by mouse and keys (cue ball, aim, a plain call on a pocket) and the page
+photographed.
 
 Run from the repository root: ``python3 docs/serve/screenshot.py`` (needs the serve extra,
 Playwright and a Chromium at /usr/bin/chromium or KINGHILL_CHROMIUM)."""
@@ -17,6 +18,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 
 from kinghill.experiments.serve.app import create_app
+from kinghill.experiments.serve.levels import LEVELS, level_ratings
 from kinghill.experiments.serve.tables import Tables
 
 OUT = Path(__file__).with_name("page.png")
@@ -24,10 +26,9 @@ PORT = 8731
 
 
 def main() -> None:
-    tables = Tables(Path(tempfile.mkdtemp()), ("random", "heuristic", "search"))
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(tables), host="127.0.0.1", port=PORT, log_level="warning")
-    )
+    tables = Tables(Path(tempfile.mkdtemp()), LEVELS)
+    app = create_app(tables, ratings=level_ratings())
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=PORT, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
@@ -37,7 +38,7 @@ def main() -> None:
         page = browser.new_page(viewport={"width": 1320, "height": 1040})
         page.goto(f"http://127.0.0.1:{PORT}/")
         page.select_option("#playback", "8")
-        page.select_option("#opponent", "search")
+        page.select_option("#opponent", "strong")
         page.fill("#seed", "7")
         page.click("#new-frame")
 

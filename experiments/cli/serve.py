@@ -36,7 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         nargs="+",
         type=agent_name,
         metavar="SPEC",
-        help="the agents a page may play or watch (default: random heuristic search)",
+        help="the agents a page may play or watch (default: the graded opponents beginner, "
+        "casual, club, strong and master, shown with their ratings)",
     )
     parser.add_argument(
         "--out",
