@@ -373,3 +373,14 @@ def test_an_engine_error_stops_the_frame_and_says_so(tmp_path: Path) -> None:
             break
         time.sleep(0.02)
     assert "the kernel broke" in state["fault"] and state["count"] == 0
+
+
+def test_a_listed_agent_that_cannot_be_built_is_a_503(tmp_path: Path) -> None:
+    def build(name: str, seed: int) -> Agent:
+        raise OSError("the model file is gone")
+
+    tables = Tables(tmp_path, ("random",), build=build)
+    client = TestClient(create_app(tables), base_url="http://127.0.0.1")
+    response = client.post("/api/games", json={"opponent": "random"})
+    assert response.status_code == 503 and "the model file is gone" in response.json()["error"]
+    assert not tables.tables

@@ -19,7 +19,9 @@
 Every error is ``{"error": "what is wrong"}`` with a 4xx status: 400 a malformed body or field,
 404 no such game, 409 not the person's turn or the frame over, 413 a body over
 :data:`~.payloads.MAX_BODY`, 415 a POST that is not JSON, 422 a decision that does not fit the
-table, 429 the server's limit of frames reached. A refused request changes nothing.
+table, 429 the server's limit of frames reached; and 503 when an agent of the list cannot be
+built (its file gone), the server's fault, not the request's. A refused request changes
+nothing.
 """
 
 from __future__ import annotations

@@ -255,21 +255,32 @@ class Tables:
             if name != PERSON and name not in self.agents:
                 raise TableError(400, f"unknown agent {name!r}: the server plays {self._listed()}")
         with self.lock:
-            self._let_go_idle()
-            if len(self.tables) >= self.max_games:
-                raise TableError(
-                    429,
-                    f"the server holds {self.max_games} frames at once, its limit: leave one "
-                    f"or wait (an idle frame is let go after {self.idle:g} s)",
-                )
-            agent_seeds = seeds(seating.seed)[1:]
-            agents = [
-                None if name == PERSON else self.build(name, agent_seed)
-                for name, agent_seed in zip(seating.names, agent_seeds, strict=True)
-            ]
+            self._check_room()
+        agents = [  # built before the lock is taken: a policy may take a second to load
+            None if name == PERSON else self._built(name, agent_seed)
+            for name, agent_seed in zip(seating.names, seeds(seating.seed)[1:], strict=True)
+        ]
+        with self.lock:
+            self._check_room()
             table = Table(secrets.token_hex(8), next(self._numbers), seating, agents, self.folder)
             self.tables[table.key] = table
         return table
+
+    def _check_room(self) -> None:
+        """:class:`TableError` 429 when the server is full (call it under the lock)."""
+        self._let_go_idle()
+        if len(self.tables) >= self.max_games:
+            raise TableError(
+                429,
+                f"the server holds {self.max_games} frames at once, its limit: leave one "
+                f"or wait (an idle frame is let go after {self.idle:g} s)",
+            )
+
+    def _built(self, name: str, seed: int) -> Agent:
+        try:
+            return self.build(name, seed)
+        except Exception as error:  # a listed agent that cannot be built now (a file gone)
+            raise TableError(503, f"agent {name!r} cannot be built: {error}") from None
 
     def get(self, key: str) -> Table:
         """The frame ``key`` names (its idle time restarted); :class:`TableError` 404 if none."""
