@@ -21,6 +21,7 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (the dev extra)")
 uvicorn = pytest.importorskip("uvicorn", reason="needs the serve extra")
 
+from kinghill.envs import ShotAction  # noqa: E402
 from kinghill.experiments.records.store import load_frame  # noqa: E402
 from kinghill.experiments.serve.app import create_app  # noqa: E402
 from kinghill.experiments.serve.tables import Tables  # noqa: E402
@@ -138,9 +139,13 @@ class Person:
             keys.press("p")
             return
         balls = now["position"]
-        if now["decision"] == "break":
+        if now["decision"] == "break":  # white 1 placed in the house by a click (4.1)
             cue = 1
+            house = [4000, balls[1][1] - 1500]  # 0.4 m from the front cushion, off the spot
+            x, y = self.js(f"window.kinghillServe.clientPoint({house[0]}, {house[1]})")
+            self.page.mouse.click(x, y)
             start = self.js("window.kinghillServe.seat()")["place"]
+            assert all(abs(a - b) < 60 for a, b in zip(start, house, strict=True))  # a pixel
         else:
             cue = next(b for b in range(1, 8) if balls[b] is not None)
             start = balls[cue]
@@ -183,6 +188,9 @@ def _check_frame(person: Person, folder: Path) -> None:
             assert item.endswith(str(decision.ruling))
     assert all(seen in ("–", *rulings) for seen in person.seen[1:]), person.seen
     assert any(seen in rulings for seen in person.seen[1:])
+    first = record.decisions[0].action
+    assert isinstance(first, ShotAction) and first.place is not None
+    assert abs(first.place[0] - 0.4) < 0.006  # where the person clicked white 1 into the house
     assert person.elsewhere == [] and person.dialogs == []
     assert [m for m in person.console if m.startswith(("error", "warning"))] == []
 
