@@ -271,3 +271,24 @@ def test_a_watched_frame_plays_to_its_result(browser: Any, served: tuple[str, Pa
     assert person.page.locator("#shots li").count() == len(record.decisions)
     assert [m for m in person.console if m.startswith(("error", "warning"))] == []
     person.context.close()
+
+
+def test_the_clock_counts_down_and_the_extension_is_claimed_by_key(
+    browser: Any, served: tuple[str, Path]
+) -> None:
+    """Section 12 in the page: a round-3 frame shows the seconds left of the person's shot
+    (35 s, 12.3) and X claims the 15 s extension once (12.5)."""
+    origin, _ = served
+    person = Person(browser, origin)
+    person.page.select_option("#round", "3")
+    person.start()
+    _until(person.waiting)
+    _until(lambda: "left" in (person.page.text_content("#clock") or ""), timeout=10)
+    left = float((person.page.text_content("#clock") or "").split(" s")[0])
+    assert 0 < left <= 35
+    assert not person.page.locator("#extend").is_hidden()
+    person.page.locator("#table").focus()
+    person.page.keyboard.press("x")
+    _until(lambda: "15 s more" in (person.page.text_content("#message") or ""), timeout=10)
+    _until(lambda: "extension claimed" in (person.page.text_content("#clock") or ""), timeout=10)
+    person.context.close()
