@@ -292,3 +292,17 @@ def test_the_clock_counts_down_and_the_extension_is_claimed_by_key(
     _until(lambda: "15 s more" in (person.page.text_content("#message") or ""), timeout=10)
     _until(lambda: "extension claimed" in (person.page.text_content("#clock") or ""), timeout=10)
     person.context.close()
+
+
+def test_a_new_frame_leaves_the_last_one(browser: Any, served: tuple[str, Path]) -> None:
+    """Starting frame after frame from one page never fills the server: each new frame lets
+    the page's last one go (its record stays)."""
+    origin, _ = served
+    person = Person(browser, origin)
+    keys = []
+    for _ in range(10):  # more than the server's 8 at once
+        person.start()
+        _until(lambda: person.state()["key"] not in keys)
+        keys.append(person.state()["key"])
+    assert person.page.text_content("#notice") == ""
+    person.context.close()

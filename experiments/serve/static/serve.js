@@ -87,6 +87,11 @@
 
   async function start(path, body) {
     try {
+      if (game.key) { // leave the frame on the table (its record stays): it frees its seat
+        const old = game.key;
+        game.key = null;
+        await api("DELETE", `/api/games/${old}`).catch(() => null);
+      }
       const state = await api("POST", path, body);
       game.key = state.game;
       game.decisions = [];
