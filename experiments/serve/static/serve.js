@@ -19,7 +19,7 @@
     review: null, polling: false, clockAt: 0 };
   // the person's decision being built
   const seat = { cue: null, phi: 0, speed: 2.5, tip: [0, 0], kind: "whites", pocket: null,
-    route: [], place: null, dragging: false, decisionKey: "" };
+    route: [], place: null, dragging: false, decisionKey: "", sending: false };
 
   function option(select, value, text) {
     const o = document.createElement("option");
@@ -390,7 +390,8 @@
   }
 
   async function send(path, body) {
-    if (!ready()) return;
+    if (!ready() || seat.sending) return; // one decision at a time
+    seat.sending = true;
     try {
       const state = await api("POST", `/api/games/${game.key}/${path}?since=${game.decisions.length}`, body);
       seat.decisionKey = "";
@@ -398,6 +399,8 @@
       poll();
     } catch (error) {
       byId("message").textContent = error.message;
+    } finally {
+      seat.sending = false;
     }
   }
 
@@ -524,7 +527,9 @@
 
   // ---- keys ---------------------------------------------------------------------------------
   document.addEventListener("keydown", (event) => {
-    if (!ready() || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    const tag = event.target.tagName;
+    if (!ready() || tag === "INPUT" || tag === "SELECT") return;
+    if (tag === "BUTTON" && (event.key === "Enter" || event.key === " ")) return; // its own click
     const choosing = game.state.decision === "choice";
     const key = event.key;
     const tipStep = 0.05;
