@@ -384,3 +384,16 @@ def test_a_listed_agent_that_cannot_be_built_is_a_503(tmp_path: Path) -> None:
     response = client.post("/api/games", json={"opponent": "random"})
     assert response.status_code == 503 and "the model file is gone" in response.json()["error"]
     assert not tables.tables
+
+
+def test_a_claim_and_a_shot_before_the_clock_starts_count_from_zero(server: Server) -> None:
+    """The person's clock starts when the shots before the decision have been shown; a claim
+    (12.5) and a shot made while they still play are in time, not an error."""
+    key = server.new(round=3)["game"]
+    table = server.tables.tables[key]
+    assert table.clock is not None
+    table.clock.started = time.perf_counter() + 30  # as if shots still played on the page
+    assert server.client.post(f"/api/games/{key}/extension", json={}).json()["granted"]
+    shot = server.client.post(f"/api/games/{key}/shot", json=BREAK)
+    assert shot.status_code == 200, shot.text
+    assert shot.json()["extension_used"][0] and "12.4" not in shot.json()["decisions"][0]["ruling"]

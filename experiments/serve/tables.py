@@ -116,10 +116,15 @@ class Table:
         with self.lock:
             self.check_turn()
             assert self.clock is not None
+            # the clock starts when the shots before have been shown: a decision (or a claim)
+            # made while they still play counts from 0
             seconds = max(0.0, self.clock.elapsed())
+            claimed = self.clock.claimed_at
             try:
                 before = self.game.view()
-                turn = self.game.play(action, seconds, self.clock.claimed_at)
+                turn = self.game.play(
+                    action, seconds, None if claimed is None else max(0.0, claimed)
+                )
             except ValueError as error:  # InvalidAction: the game is unchanged
                 raise TableError(422, str(error)) from None
             self._settled(before, turn, None)
