@@ -1,6 +1,7 @@
 """The graded opponents: each level is a named agent that plays, the beginner's shaky hand is
 seeded and leaves the break alone, and the ratings the page shows are those measured on the
-ladder's scale (docs/serve/levels.json, recomputed here from the committed runs), weakest first."""
+ladder's scale (docs/serve/levels.json, recomputed here from the committed runs), weakest first;
+and the handicap of rule 5.3 as ``kinghill play``'s flag."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 from kinghill.agents import HeuristicAgent, make_agent
 from kinghill.agents.graded import ShakyHand
 from kinghill.envs import Game, ShotAction
+from kinghill.experiments.cli.app import main
+from kinghill.experiments.records.store import load_frame
 from kinghill.experiments.serve.levels import LEVELS, LEVELS_FILE, level_ratings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,3 +78,18 @@ def test_the_page_lists_the_levels_with_their_ratings(tmp_path: Path) -> None:
     listed = TestClient(app, base_url="http://127.0.0.1").get("/api/setup").json()["agents"]
     assert [a["name"] for a in listed] == list(LEVELS)
     assert all(a["rating"] == level_ratings()[a["name"]] for a in listed)
+
+
+def test_play_takes_the_handicap_of_rule_5_3(tmp_path: Path) -> None:
+    """``kinghill play A B --handicap 1,7``: A needs one white, B seven (5.3); the record keeps
+    them in every decision's frame."""
+    assert main(["play", "random", "random", "--handicap", "1,7", "--record", str(tmp_path)]) == 0
+    record = load_frame(tmp_path)
+    assert {d.view.frame.required for d in record.decisions} == {(1, 7)}
+
+
+@pytest.mark.parametrize("value", ["0,3", "3", "3,3,3", "a,b", "8,1"])
+def test_a_bad_handicap_is_a_one_line_error(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "random", "random", "--handicap", value]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("kinghill play: error: --handicap:") and "\n" not in error

@@ -76,7 +76,7 @@ class Table:
         self.key, self.number, self.seating, self.folder = key, number, seating, folder
         self.agents = tuple(agents)
         self.game: Game = new_game(seating.options)
-        self.game.required = seating.required
+        self.game.required = seating.required  # the handicap (5.3), read by reset
         self.game.reset(seed=seeds(seating.seed)[0], breaker=0)
         self.recorder = ShotRecorder(number, seating.seed, seating.names, asdict(seating.options))
         self.replays: list[dict[str, Any]] = []

@@ -34,7 +34,8 @@ from kinghill.physics import NoiseModel
 
 
 def new_game(options: FrameOptions, trajectory_fps: float | None = None) -> Game:
-    """A game played under ``options``: noise at its scale, shot limit and the round's clock."""
+    """A game played under ``options``: noise at its scale, shot limit and the round's clock
+    (each seat needs 3 whites until ``game.required`` says otherwise before ``reset``)."""
     return Game(
         noise=scaled(NoiseModel(), options.noise_scale) if options.noise else None,
         shot_limit=options.max_shots,
@@ -202,6 +203,7 @@ def play_watched(
     here: Mapping[str, Agent] | None = None,
     watch: Watcher | None = None,
     trajectory_fps: float | None = None,
+    required: tuple[int, int] = (3, 3),
 ) -> FrameShots:
     """Play one frame to be watched (what ``kinghill play`` runs) and return its shot record:
     every decision, the final table and the result. ``agent_a`` in seat 0 breaks; the agents
@@ -214,6 +216,8 @@ def play_watched(
     :param watch: called with each decision as it is settled (commentary, a window).
     :param trajectory_fps: sample each shot's ball paths this many times a simulated second
         (for an animation or a replay); None keeps none.
+    :param required: the whites ``agent_a`` and ``agent_b`` must pot (5.3, R-handicap; the
+        record keeps them in every decision's frame).
     :raises TournamentError: an agent that cannot be built (``agent_a`` or ``agent_b``).
     """
     here = here or {}
@@ -231,7 +235,7 @@ def play_watched(
         except (AgentSpecError, AgentStartError, OSError) as error:
             raise TournamentError(str(error), parameter) from None
         seats.append(process)
-    return _play(seats, names, seed, options, 0, trajectory_fps, watch)[1]
+    return _play(seats, names, seed, options, 0, trajectory_fps, watch, required)[1]
 
 
 def _play(
@@ -242,10 +246,12 @@ def _play(
     frame_index: int,
     trajectory_fps: float | None,
     watch: Watcher | None,
+    required: tuple[int, int] = (3, 3),
 ) -> tuple[Game, FrameShots]:
     """Play the frame of ``seed`` in ``seats`` to its end, recording every decision and showing
     it to ``watch``; the game at the end and the frame's shot record."""
     game = new_game(options, trajectory_fps)
+    game.required = required  # the handicap (5.3), read by reset
     game.reset(seed=seeds(seed)[0], breaker=0)
     recorder = ShotRecorder(frame_index, seed, names, asdict(options))
     before = game.view()
