@@ -340,8 +340,10 @@ def test_idle_frames_are_let_go_and_records_never_overwritten(tmp_path: Path) ->
     key = made.new()["game"]
     time.sleep(0.3)
     assert made.client.get(f"/api/games/{key}").status_code == 404
-    again = Server(tmp_path)  # a new server on the same folder numbers after what is there
+    again = Server(tmp_path)  # a second server on the same folder takes the next free number
     assert again.new()["number"] == 1
+    assert made.new()["number"] == 2  # and so does the first, though it counted to 0
+    assert load_frame(tmp_path, 0).agents == ("person", "gated")
 
 
 def test_another_host_header_is_refused(server: Server) -> None:

@@ -42,3 +42,12 @@ def test_bad_options_are_one_line_errors(
     assert main(argv) == 2
     error = capsys.readouterr().err.strip()
     assert error.startswith("kinghill serve: error:") and words in error and "\n" not in error
+
+
+def test_a_tournaments_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "tournament.json").write_text("{}")
+    assert main(["serve", "--out", str(tmp_path)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("kinghill serve: error: --out:") and "tournament" in error

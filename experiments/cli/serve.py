@@ -80,7 +80,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"kinghill serve needs the serve extra ({error}): pip install 'kinghill[serve]'"
         ) from None
+    from kinghill.experiments.records.store import RecordError, check_not_tournament
+
     agents = tuple(dict.fromkeys(args.agents or DEFAULT_AGENTS))
+    try:
+        check_not_tournament(args.out)
+    except RecordError as error:
+        raise UsageError(str(error), "--out") from None
     print(f"kinghill serve: http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(
         args.out,

@@ -157,7 +157,7 @@ def frame_replay(shots: FrameShots) -> dict[str, Any]:
     """A recorded frame as the page plays it: its agents, result and every decision."""
     return {
         "frame": shots.frame,
-        "seed": shots.seed,
+        "seed": str(shots.seed),  # as text: JSON.parse rounds integers past 2**53
         "agents": list(shots.agents),
         "result": "not finished" if shots.result is None else str(shots.result),
         "decisions": [decision_replay(n, d) for n, d in enumerate(shots.decisions, start=1)],

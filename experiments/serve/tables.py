@@ -8,7 +8,6 @@ most ``max_games`` of them and lets idle ones go.
 
 from __future__ import annotations
 
-import itertools
 import math
 import secrets
 import threading
@@ -22,7 +21,12 @@ from kinghill.agents import make_agent
 from kinghill.envs import Action, Agent, Answer, Decided, FrameView, Game, Turn, ask
 from kinghill.envs.game import DecisionClock
 from kinghill.experiments.htmlreport.replays import decision_replay
-from kinghill.experiments.records.store import ShotRecorder, frames_in, write_frame
+from kinghill.experiments.records.store import (
+    ShotRecorder,
+    check_not_tournament,
+    write_frame,
+    write_new_frame,
+)
 from kinghill.experiments.tournaments.frame_player import new_game, seeds
 from kinghill.experiments.tournaments.options import FrameOptions
 
@@ -59,26 +63,20 @@ class Table:
     """One frame in play: the game, its seats, the record written after every decision, and each
     decision as the page replays it.
 
-    :param number: the frame's index, naming its record (``records/NNNNNN.json.gz``).
     :param seating: who plays, the handicap, the seed and the frame's options.
     :param agents: the agent of each seat that is not the person (None for the person's).
     :param folder: where the record is written.
     """
 
     def __init__(
-        self,
-        key: str,
-        number: int,
-        seating: Seating,
-        agents: Sequence[Agent | None],
-        folder: Path,
+        self, key: str, seating: Seating, agents: Sequence[Agent | None], folder: Path
     ) -> None:
-        self.key, self.number, self.seating, self.folder = key, number, seating, folder
+        self.key, self.seating, self.folder = key, seating, folder
         self.agents = tuple(agents)
         self.game: Game = new_game(seating.options)
         self.game.required = seating.required  # the handicap (5.3), read by reset
         self.game.reset(seed=seeds(seating.seed)[0], breaker=0)
-        self.recorder = ShotRecorder(number, seating.seed, seating.names, asdict(seating.options))
+        self.recorder = ShotRecorder(0, seating.seed, seating.names, asdict(seating.options))
         self.replays: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.touched = time.monotonic()
@@ -88,7 +86,9 @@ class Table:
         self.shown_until = time.perf_counter()
         self._working = False
         self._start_clock()
-        self.write()
+        # the first write takes the next free number in the folder, never replacing a record
+        first = write_new_frame(folder, self.recorder.finish(self.game.state, self.game.frame))
+        self.number = self.recorder.frame = first.frame
         with self.lock:
             self._wake()
 
@@ -225,8 +225,8 @@ class Table:
 
 class Tables:
     """The frames a server holds: at most ``max_games`` at once, each let go after ``idle``
-    seconds without a request (its record stays on disk); numbered after the records already
-    in ``folder`` so that none is overwritten.
+    seconds without a request (its record stays on disk); each numbered with the next free
+    index of ``folder`` (no record is ever replaced, another writer's included).
 
     :param agents: the agents a request may name (specs of the server's list, built here,
         never from a request's text).
@@ -248,10 +248,9 @@ class Tables:
             raise ValueError(f"idle must be a positive number of seconds, got {idle}")
         self.folder, self.agents = Path(folder), tuple(agents)
         self.max_games, self.idle, self.build = max_games, idle, build
+        check_not_tournament(self.folder)  # RecordError: a tournament's records are its own
         self.tables: dict[str, Table] = {}
         self.lock = threading.Lock()
-        recorded = frames_in(self.folder)
-        self._numbers = itertools.count(recorded[-1] + 1 if recorded else 0)
 
     def open(self, seating: Seating) -> Table:
         """A new frame for ``seating`` (its agents named from the list), its agents' worker
@@ -267,7 +266,7 @@ class Tables:
         ]
         with self.lock:
             self._check_room()
-            table = Table(secrets.token_hex(8), next(self._numbers), seating, agents, self.folder)
+            table = Table(secrets.token_hex(8), seating, agents, self.folder)
             self.tables[table.key] = table
         return table
 
