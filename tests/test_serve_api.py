@@ -400,3 +400,16 @@ def test_a_claim_and_a_shot_before_the_clock_starts_count_from_zero(server: Serv
     shot = server.client.post(f"/api/games/{key}/shot", json=BREAK)
     assert shot.status_code == 200, shot.text
     assert shot.json()["extension_used"][0] and "12.4" not in shot.json()["decisions"][0]["ruling"]
+
+
+def test_a_person_out_of_time_is_charged_a_foul(server: Server) -> None:
+    """12.4: the person's shot not played within the round's limit (and the extension, unclaimed
+    once the base time is over, 12.7) is a foul, charged when the page next asks."""
+    key = server.new(round=3)["game"]
+    table = server.tables.tables[key]
+    assert table.clock is not None
+    table.clock.started = time.perf_counter() - 36  # 35 s in round 3 (12.3), and one more
+    state = server.state(key)
+    assert state["count"] == 1 and state["fouls"] == [1, 0]
+    assert "12.4" in state["decisions"][0]["ruling"]
+    assert load_frame(server.folder, state["number"]).decisions[0].played is None
