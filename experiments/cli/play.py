@@ -82,9 +82,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "DIR/records/NNNNNN.json.gz, the next free number (no record is replaced; not a "
         "tournament's folder), for kinghill replay and kinghill export",
     )
+    parser.add_argument(
+        "--handicap",
+        type=handicap,
+        default=(3, 3),
+        metavar="A,B",
+        help="the whites A and B must pot before the coloured ball, 1-7 each (rule 5.3; "
+        "default: 3,3), e.g. 2,3 gives A a head start",
+    )
     add_frame_options(parser)
     add_replay_arguments(parser)
     return parser
+
+
+def handicap(text: str) -> tuple[int, int]:
+    """``--handicap``'s value: two whole numbers 1-7, ``A,B`` (rule 5.3)."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2 or not all(p.isdigit() and 1 <= int(p) <= 7 for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"the whites A and B must pot, two whole numbers 1-7 such as 2,3 (got {text!r})"
+        )
+    return int(parts[0]), int(parts[1])
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
                 here={} if human is None else {HUMAN: human},  # a person: never cut off
                 watch=watch,
                 trajectory_fps=None if human is None else args.fps / args.speed,
+                required=args.handicap,
             )
     except TournamentError as error:
         raise usage_error(error) from None

@@ -34,7 +34,8 @@ from kinghill.physics import NoiseModel
 
 
 def new_game(options: FrameOptions, trajectory_fps: float | None = None) -> Game:
-    """A game played under ``options``: noise at its scale, shot limit and the round's clock."""
+    """A game played under ``options``: noise at its scale, shot limit and the round's clock
+    (each seat needs 3 whites until ``game.required`` says otherwise before ``reset``)."""
     return Game(
         noise=scaled(NoiseModel(), options.noise_scale) if options.noise else None,
         shot_limit=options.max_shots,
@@ -213,6 +214,7 @@ def play_watched(
     here: Mapping[str, Agent] | None = None,
     watch: Watcher | None = None,
     trajectory_fps: float | None = None,
+    required: tuple[int, int] = (3, 3),
 ) -> FrameShots:
     """Play one frame to be watched (what ``kinghill play`` runs) and return its shot record:
     every decision, the final table and the result. ``agent_a`` in seat 0 breaks; the agents
@@ -225,6 +227,8 @@ def play_watched(
     :param watch: called with each decision as it is settled (commentary, a window).
     :param trajectory_fps: sample each shot's ball paths this many times a simulated second
         (for an animation or a replay); None keeps none.
+    :param required: the whites ``agent_a`` and ``agent_b`` must pot (5.3, R-handicap; the
+        record keeps them in every decision's frame).
     :raises TournamentError: an agent that cannot be built (``agent_a`` or ``agent_b``).
     :raises FrameStopped: the user stopped the frame; the decisions played are kept in it.
     """
@@ -244,6 +248,7 @@ def play_watched(
             raise TournamentError(str(error), parameter) from None
         seats.append(process)
     game = new_game(options, trajectory_fps)
+    game.required = required  # the handicap (5.3), read by reset
     recorder = ShotRecorder(0, seed, names, asdict(options))
     try:
         return _play(game, seats, seed, options, recorder, watch)
