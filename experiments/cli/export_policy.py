@@ -27,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "kinghill.agents.onnx_policy:OnnxPolicyAgent?path=FILE, or through "
             "kinghill.agents.embedded.opponent(FILE)."
         ),
-        epilog="example: kinghill export-policy docs/training/maskable-heuristic.zip "
+        epilog="example: kinghill export-policy agents/data/maskable-heuristic.zip "
         "--out opponent.onnx",
     )
     parser.add_argument("checkpoint", type=existing_file, metavar="CHECKPOINT", help="a .zip")
