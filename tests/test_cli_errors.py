@@ -66,7 +66,7 @@ BAD_VALUES = [
     (["tournament", "--jobs", "-1"], "--jobs: must be at least 1 (got -1)"),
     (["tournament", "--jobs", "two"], "--jobs: not a whole number: 'two'"),
     (["tournament", "--rating-samples", "0"], "--rating-samples: must be at least 1 (got 0)"),
-    (["tournament", "--frames", "3"], "--frames: must be even and >= 2 (got 3)"),
+    (["tournament", "--frames", "3"], "--frames: must be even and at least 2 (got 3)"),
     (["tournament", "--round", "0"], "--round: must be at least 1 (got 0)"),
     (["tournament", "--max-shots", "0"], "--max-shots: must be at least 1 (got 0)"),
     (

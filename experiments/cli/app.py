@@ -26,6 +26,7 @@ catch in its ``run``. :func:`main` returns the exit status, it never raises ``Sy
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import math
 import os
@@ -139,6 +140,14 @@ def _integer(text: str, low: int, wrong: str) -> int:
 def positive_int(text: str) -> int:
     """An integer >= 1 (counts of frames, steps, workers, pixels)."""
     return _integer(text, 1, "must be at least 1")
+
+
+def even_count(text: str) -> int:
+    """An even integer >= 2 (frames played in pairs, so that each seat breaks in half)."""
+    value = _integer(text, 2, "must be even and at least 2")
+    if value % 2:
+        raise argparse.ArgumentTypeError(f"must be even and at least 2 (got {value})")
+    return value
 
 
 def non_negative_int(text: str) -> int:
@@ -290,7 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
             missing.append(f"{name.rsplit('.', 1)[-1]} ({type(error).__name__}: {error})")
             continue
         command = module.add_parser(subparsers)
-        command.set_defaults(run=module.run, command_prog=command.prog)
+        command.set_defaults(
+            run=module.run,
+            command_prog=command.prog,
+            command_flags=tuple(command._option_string_actions),
+        )
         if name in INTERRUPTED:
             command.set_defaults(interrupted=INTERRUPTED[name])
     if missing:
@@ -306,11 +319,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     1 failed, 2 a usage error, 130 interrupted), with every error reported as one line."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
     except SystemExit as stop:  # --help, or an argument error already printed
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
     if not hasattr(args, "run"):
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         parser.print_help()
+        return 2
+    if unknown:  # reported by the subcommand that was given them, with the flag it may mean
+        print(f"{args.command_prog}: error: {_unrecognized(unknown, args.command_flags)}",
+              file=sys.stderr)  # fmt: skip
         return 2
     try:
         return int(args.run(args))
@@ -321,6 +340,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         note = getattr(args, "interrupted", None)
         print(f"{args.command_prog}: interrupted{f'; {note}' if note else ''}", file=sys.stderr)
         return 130
+
+
+def _unrecognized(unknown: Sequence[str], flags: Sequence[str]) -> str:
+    """The error for arguments no option took, with the nearest flag of the subcommand for the
+    first mistyped one (``--framez``: did you mean --frames?)."""
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    for word in unknown:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1)
+            if close:
+                return f"{message} (did you mean {close[0]}?)"
+    return message
 
 
 if __name__ == "__main__":  # run the imported module, whose error classes the others raise

@@ -19,6 +19,7 @@ from kinghill.experiments.cli import knockout as knockout_cli
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
+    even_count,
     output_dir,
     positive_int,
     seed,
@@ -68,7 +69,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument(
         "--frames",
-        type=positive_int,
+        type=even_count,
         metavar="N",
         help=f"round robin: frames per pair, even (default: {DEFAULT_FRAMES})",
     )

@@ -25,6 +25,7 @@ from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
     agent_name,
+    even_count,
     int_list,
     non_negative_int,
     output_dir,
@@ -202,7 +203,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help=f"the fixed opponent of the evaluations (default: {d.eval_opponent})",
     )  # fmt: skip
     parser.add_argument(
-        "--eval-frames", type=even_frames, default=d.eval_frames, metavar="N",
+        "--eval-frames", type=even_count, default=d.eval_frames, metavar="N",
         help=f"frames per evaluation, seats alternating (default: {d.eval_frames})",
     )  # fmt: skip
     parser.add_argument(
@@ -282,16 +283,6 @@ def entropy_coefficient(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"must be a finite number >= 0 (got {text})")
-    return value
-
-
-def even_frames(text: str) -> int:
-    """``--eval-frames``: an even number of frames, at least 2 (both seats equally)."""
-    value = positive_int(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"must be even, so that both seats play equally (got {value})"
-        )
     return value
 
 

@@ -113,14 +113,17 @@ def run_tournament(
     progress: bool | None = None,
 ) -> list[FrameOutcome]:
     """Play (or resume) the round robin ``config`` in the folder ``out`` with ``player`` and
-    return all its frames in index order; frames already in ``out``'s log are not played again.
-    :func:`evaluate` wraps it (agents built by name, the report written).
+    return all its frames in index order; frames already in ``out``'s log are not played again,
+    and a ``config`` that differs from the stored one only by more frames a pair adds them
+    (:meth:`FrameLog.continued`). :func:`evaluate` wraps it (agents built by name, the report
+    written).
 
     :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
     :param progress: show a progress bar; ``None`` shows it on a terminal only.
     :raises TournamentError: ``out`` holds another tournament, or a log that does not fit it.
     """
     log = FrameLog(out)
+    config = log.continued(config)
     log.claim(config)
     schedule = config.schedule()
     log.read(schedule)  # every logged frame checked against the schedule, by its line
@@ -202,7 +205,8 @@ def evaluate(
         none (:class:`FrameOptions`); agents decide in processes of their own so that this
         and the clock's limits hold (:mod:`kinghill.experiments.tournaments.agent_process`).
     :param out: keep the frame log, report files and records in this folder; an existing one
-        is resumed (same settings only). None plays in a temporary folder.
+        is resumed (same settings only, or more ``frames``, which adds frames to every pair).
+        None plays in a temporary folder.
     :param record: write every frame's shot record to ``out/records`` (needs ``out``).
     :param rating_samples: posterior draws for the rating intervals.
     :param progress: a progress bar (None: on a terminal only).
@@ -225,16 +229,16 @@ def evaluate(
     )
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
+    built = makers(agents) if player is None else {}
+    names = tuple(built) if player is None else tuple(str(n) for n in agents)
+    config = TournamentConfig(names, frames, seed, options)
+    if out is not None:  # frames raised on a stored tournament: its schedule, extended
+        config = FrameLog(Path(out)).continued(config)
     if player is None:
-        built = makers(agents)
-        config = TournamentConfig(tuple(built), frames, seed, options)
         for name, maker in built.items():
             _check(name, maker, elsewhere=runner is not in_process)
         frame_of_seed = {task.seed: task.frame for task in config.schedule()} if record else {}
         player = Lineup(built, Path(out) if record and out is not None else None, frame_of_seed)
-    else:
-        names = list(agents) if not isinstance(agents, Mapping) else list(agents.keys())
-        config = TournamentConfig(tuple(str(n) for n in names), frames, seed, options)
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kinghill-evaluate-") as folder:
             played = run_tournament(config, Path(folder), player, runner, progress=progress)
