@@ -9,11 +9,12 @@ one line on stderr, ``kinghill SUB: error: --arg: what is wrong``, with exit sta
 traceback, and before any work is done (nothing half-written):
 
 - *Values* are checked while parsing, by the ``type=`` validators of this module
-  (:func:`positive_int`, :func:`non_negative_int`, :func:`bounded_int`, :func:`seed`,
-  :func:`positive_float`,
-  :func:`int_list`, :func:`agent_name`, :func:`output_dir`, :func:`output_file`,
-  :func:`existing_file`); argparse names the argument. Every parser is a :class:`Parser`, which
-  prints argparse's errors as that one line.
+  (:func:`positive_int`, :func:`even_count`, :func:`non_negative_int`, :func:`bounded_int`,
+  :func:`seed`, :func:`positive_float`, :func:`int_list`, :func:`agent_name`,
+  :func:`named_agent`, :func:`output_dir`, :func:`output_file`, :func:`existing_file`);
+  argparse names the argument. Every parser is a :class:`Parser`, which prints argparse's
+  errors as that one line; an argument no option takes is reported by the subcommand it was
+  given to, with the flag it may have meant.
 - *Combinations* that only the logic can judge raise :class:`UsageError` naming the argument,
   from ``run`` or from the logic it calls, before anything is written; :func:`main` prints it.
 - A run that fails later for a reason that is not the user's arguments (a worker process
@@ -207,6 +208,33 @@ def agent_name(text: str) -> str:
     return text
 
 
+def agent_specs() -> str:
+    """The agent specs a help text lists: the registry's own list (:data:`~kinghill.agents.
+    registry.NAMES`), so that a new built-in agent is offered by every subcommand at once."""
+    from kinghill.agents.registry import NAMES
+
+    return ", ".join(NAMES[:-1]) + ", or mypkg.module:MyAgent?key=value (a class on PYTHONPATH)"
+
+
+DISPLAY_NAME = re.compile(r"([A-Za-z0-9_.+-]+)=(.+)")
+"""``NAME=SPEC``: a short display name for an agent spec (a spec's own ``=`` comes after a
+``:`` or ``?``, which a name does not hold)."""
+
+
+def display_name(text: str) -> tuple[str, str]:
+    """``(NAME, SPEC)`` of ``NAME=SPEC``, or ``(SPEC, SPEC)`` of a plain spec: the name the
+    reports and the commentary show, and the spec that builds the agent."""
+    named = DISPLAY_NAME.fullmatch(text)
+    return (named[1], named[2]) if named else (text, text)
+
+
+def named_agent(text: str) -> str:
+    """An agent spec as :func:`agent_name` checks it, optionally ``NAME=SPEC`` with a short
+    display name (:func:`display_name`); returned as given."""
+    agent_name(display_name(text)[1])
+    return text
+
+
 def existing_file(text: str) -> Path:
     """A file that exists and can be read."""
     path = Path(text)
@@ -324,8 +352,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
     if not hasattr(args, "run"):
         if unknown:
-            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-        parser.print_help()
+            print(f"kinghill: error: unrecognized arguments: {' '.join(unknown)}", file=sys.stderr)
+        else:
+            parser.print_help()
         return 2
     if unknown:  # reported by the subcommand that was given them, with the flag it may mean
         print(f"{args.command_prog}: error: {_unrecognized(unknown, args.command_flags)}",

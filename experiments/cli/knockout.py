@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from kinghill.experiments.cli.app import UsageError, existing_file, positive_int
+from kinghill.experiments.cli.app import UsageError, display_name, existing_file, positive_int
 from kinghill.experiments.cli.frame_options import frame_options
 from kinghill.experiments.tournaments.bracket_report import write_knockout_report
 from kinghill.experiments.tournaments.config import ROUND_ROBIN
@@ -95,6 +95,9 @@ def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
             "--round",
         )
     agents = tuple(args.agents)
+    named = [agent for agent in agents if display_name(agent)[0] != agent]
+    if named:
+        raise UsageError(f"{named[0]}: NAME=SPEC names are for round robins", "--agents")
     if args.ratings is not None:
         agents = seeds_from_ratings(agents, args.ratings)
     return KnockoutConfig(

@@ -20,8 +20,10 @@ from kinghill.envs.drawing.replay_video import (
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
-    agent_name,
+    agent_specs,
     bounded_int,
+    display_name,
+    named_agent,
     output_dir,
     output_file,
     positive_float,
@@ -59,12 +61,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "agent_a",
         metavar="A",
         type=seat_name,
-        help="the breaker: human (you, in a pygame window), or an agent spec: random, heuristic, "
-        "search, search:N, search-value:PATH, policy:PATH, rllib:PATH, "
-        "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
+        help="the breaker: human (you, in a pygame window), or an agent spec: "
+        f"{agent_specs()}; NAME=SPEC shows it as NAME",
     )
     parser.add_argument(
-        "agent_b", metavar="B", type=seat_name, help="the opponent: human, or an agent spec"
+        "agent_b",
+        metavar="B",
+        type=seat_name,
+        help="the opponent: human, or an agent spec (NAME=SPEC as for A)",
     )
     parser.add_argument("--seed", type=seed, default=0, help="frame seed (default: 0)")
     parser.add_argument(
@@ -110,8 +114,9 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def seat_name(text: str) -> str:
-    """``human``, or an agent spec checked as :func:`agent_name` checks it."""
-    return text if text == HUMAN else agent_name(text)
+    """``human``, or an agent spec checked as :func:`named_agent` checks it (``NAME=SPEC``
+    gives the commentary and the replay a short name)."""
+    return text if text == HUMAN else named_agent(text)
 
 
 def describe(decided: Decided, names: tuple[str, str]) -> str:
@@ -133,7 +138,8 @@ def describe(decided: Decided, names: tuple[str, str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play the frame, print the commentary, write the replay and the record."""
-    names = (args.agent_a, args.agent_b)
+    (name_a, spec_a), (name_b, spec_b) = display_name(args.agent_a), display_name(args.agent_b)
+    names, specs = (name_a, name_b), (spec_a, spec_b)
     if args.out is not None:
         try:
             check_replay_path(args.out)
@@ -146,9 +152,9 @@ def run(args: argparse.Namespace) -> int:
                 "--fps",
             )
     try:
-        human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
+        human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in specs else None
     except DependencyNotInstalled as error:
-        raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
+        raise UsageError(str(error), "A" if specs[0] == HUMAN else "B") from None
     shots: list[ReplayShot] = []
 
     def watch(before: FrameView, decided: Decided, after: FrameView) -> None:
@@ -162,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     animated = args.out is not None or human is not None
     try:  # a closed window interrupts, as Ctrl-C does
         record = play_watched(
-            *names,
+            *specs,
             args.seed,
             frame_options(args),
             here={} if human is None else {HUMAN: human},  # a person at the window: never cut off

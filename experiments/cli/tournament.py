@@ -19,6 +19,8 @@ from kinghill.experiments.cli import knockout as knockout_cli
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
+    agent_specs,
+    display_name,
     even_count,
     output_dir,
     positive_int,
@@ -63,9 +65,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         nargs="+",
         default=["random", "heuristic", "search"],
         metavar="AGENT",
-        help="agent specs: random, heuristic, search, search:N, search:Xs, search-value:PATH, "
-        "policy:PATH, rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
-        "PYTHONPATH), or an entry point of kinghill.agents (default: random heuristic search)",
+        help=f"agent specs: {agent_specs()}; NAME=SPEC names one NAME in the report (a round "
+        "robin) (default: random heuristic search)",
     )
     parser.add_argument(
         "--frames",
@@ -177,10 +178,13 @@ def _round_robin(args: argparse.Namespace) -> str:
     custom = None if args.player == DEFAULT_PLAYER else load_frame_player(args.player)
     if args.record and custom is not None:
         raise UsageError("needs the built-in frame player (leave out --player)", "--record")
+    agents = dict(map(display_name, args.agents))
+    if len(agents) < len(args.agents):
+        raise UsageError("give each agent its own name (NAME=SPEC)", "--agents")
     try:
         with _sigterm_as_interrupt():
             report = evaluate(
-                args.agents,
+                agents,
                 DEFAULT_FRAMES if args.frames is None else args.frames,
                 jobs=args.jobs,
                 seed=args.seed,

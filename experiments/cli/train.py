@@ -462,10 +462,13 @@ def as_command_error(error: TrainingError, resuming: bool = False) -> CommandErr
 
 
 def report(result: TrainResult) -> int:
-    """Print where a run's outputs are (both backends)."""
+    """Print where a run's outputs are (both backends), and how its last training episodes
+    went: those episodes' rate, learning on and against the training opponent, not an
+    evaluation (``--eval-every``)."""
     print(
         f"model {result.model} ({result.wall_seconds:.0f} s, {result.episodes} episodes); "
-        f"last reward mean {result.final_reward_mean:.3f}, win rate {result.final_win_rate:.3f}; "
+        f"last training episodes: reward mean {result.final_reward_mean:.3f}, win rate "
+        f"{result.final_win_rate:.3f} (against the training opponent, not an evaluation); "
         f"curve {result.curve}"
     )
     return 0
