@@ -19,7 +19,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "Every decision recorded with --record under the DIRs, one row each: the mover's "
             "flattened observation, the action chosen (one array per key of the action space), "
             "the shot as played, and the outcome (foul, whites credited, colour potted, the "
-            "frame's result for the mover). The arrays are listed in the README."
+            "frame's result for the mover). Every array is listed in the manual's page Records and "
+            "data sets (docs/guide/records.md) and in "
+            "kinghill.experiments.records.dataset.DATASET_DOC."
         ),
         epilog="example: kinghill export runs/tournament --out data/heuristic.npz",
     )
