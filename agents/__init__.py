@@ -20,6 +20,9 @@ from kinghill.agents.registry import (
     make_agent,
 )
 from kinghill.agents.search import SearchAgent
+from kinghill.envs.rl.opponents import name_opponents_with
+
+name_opponents_with(make_agent)  # gym.make(..., opponent="heuristic"): the envs build specs here
 
 __all__ = [
     "ENTRY_POINT_GROUP",

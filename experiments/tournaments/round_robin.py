@@ -1,7 +1,8 @@
 """``evaluate``: rate agents by a round robin, from a script; ``kinghill tournament`` runs it.
 
 Agents are specs (``"heuristic"``, ``"mypkg.players:Careful?depth=3"``), agent classes or
-factories (called with ``seed=`` when they take one), or agent objects (copied for every frame,
+factories (called with ``seed=`` when they take one), decision functions (``lambda view: ...``:
+one required parameter, the view), or agent objects (copied for every frame,
 and re-seeded through ``reset(seed)`` when they have one, so that a frame plays the same in any
 process). Each frame is played by a :class:`Lineup`, the frame player that builds the agents by
 name in whichever process plays the frame.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 import pickle
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kinghill.agents import AgentSpecError, build_agent, make_agent
-from kinghill.envs import Agent
+from kinghill.envs import Action, Agent, FrameView
 from kinghill.envs.game.noise import NoiseScale
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
@@ -34,7 +36,8 @@ from kinghill.experiments.tournaments.runners import (
 )
 
 AgentLike = str | Agent | Callable[..., Any]
-"""What ``evaluate`` takes as an agent: a spec, an agent object, or a class or factory."""
+"""What ``evaluate`` takes as an agent: a spec, an agent object, a class or factory, or a
+decision function."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,44 @@ class CopyMaker:
         return agent
 
 
+@dataclass(frozen=True)
+class Decides:
+    """An agent whose decisions are a function ``view -> action`` (``lambda view: ...``)."""
+
+    decide: Callable[[FrameView], Action]
+
+    def act(self, view: FrameView) -> Action:
+        return self.decide(view)
+
+
+@dataclass(frozen=True)
+class DecisionMaker:
+    """The same :class:`Decides` for every frame: a decision function has no state to seed."""
+
+    decide: Callable[[FrameView], Action]
+
+    def __call__(self, seed: int) -> Agent:
+        return Decides(self.decide)
+
+
 AgentMaker = Callable[[int], Agent]
 """Builds an agent from a frame's seed for it."""
+
+
+def is_decision_function(candidate: Callable[..., Any]) -> bool:
+    """Whether a callable that is not a class is a decision function (``view -> action``, one
+    required positional parameter other than ``seed``) rather than a factory (called with no
+    argument or ``seed=``)."""
+    try:
+        parameters = inspect.signature(candidate).parameters.values()
+    except (TypeError, ValueError):  # no signature (some callables written in C): a factory
+        return False
+    required = [
+        p
+        for p in parameters
+        if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    return len(required) == 1 and required[0].name != "seed"
 
 
 @dataclass(frozen=True)
@@ -152,7 +191,10 @@ def makers(agents: Sequence[AgentLike] | Mapping[str, AgentLike]) -> dict[str, A
                     f"{agent!r} is not an agent: give a spec, an agent, or a class or factory"
                 )
             name = getattr(agent, "__qualname__", type(agent).__name__)
-            maker = FactoryMaker(agent, str(given or name))
+            if not isinstance(agent, type) and is_decision_function(agent):
+                maker = DecisionMaker(agent)
+            else:
+                maker = FactoryMaker(agent, str(given or name))
         else:
             name, maker = type(agent).__name__, CopyMaker(agent)  # type: ignore[arg-type]
         name = str(given) if given is not None else _unique(name, result)
@@ -192,8 +234,8 @@ def evaluate(
     """Play a round robin and return its report: every pair plays ``frames`` frames (even),
     seats swapped, each frame seeded from ``seed`` and its index.
 
-    :param agents: specs, agent objects, classes or factories (see the module docstring), or
-        a mapping of names to them.
+    :param agents: specs, agent objects, classes or factories, decision functions (see the
+        module docstring), or a mapping of names to them.
     :param jobs: worker processes (spawned; agents other than specs must then be picklable:
         module-level classes, functions or objects).
     :param noise: execution noise on every shot.
