@@ -74,20 +74,23 @@ BAD_VALUES = [
         "--out: cannot write in /proc/kh: the folder /proc is not writable",
     ),
     (["bench-physics", "--shots", "-1"], "--shots: must be at least 1 (got -1)"),
-    (["bench-physics", "--out", "figures.txt"], "--out: must end in .json"),
+    (["bench-physics", "--report", "figures.txt"], "--report: must end in .json"),
     (["bench-env", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
     (["play", "random", "random", "--width", "0"], "--width: must be from 200 to 3840 (got 0)"),
     (["play", "random", "random", "--seed", "-1"], "--seed: a seed is 0 or more (got -1)"),
     (["play", "random", "nosuch"], "B: unknown agent 'nosuch'"),
-    (["play", "random", "random", "--out", "frame.png"], "--out: must end in .gif or .mp4"),
     (
-        ["play", "random", "random", "--out", "/proc/kh.gif"],
-        "--out: cannot write /proc/kh.gif: the folder /proc is not writable",
+        ["play", "random", "random", "--out-file", "frame.png"],
+        "--out-file: must end in .gif or .mp4",
+    ),
+    (
+        ["play", "random", "random", "--out-file", "/proc/kh.gif"],
+        "--out-file: cannot write /proc/kh.gif: the folder /proc is not writable",
     ),
     (["play", "random", "random", "--fps", "0"], "--fps: must be a finite number above 0"),
     (["play", "random", "random", "--speed", "-2"], "--speed: must be a finite number above 0"),
     (
-        ["play", "random", "random", "--fps", "60", "--out", "frame.gif"],
+        ["play", "random", "random", "--fps", "60", "--out-file", "frame.gif"],
         "--fps: a GIF shows at most 50 pictures a second (got 60)",
     ),
     (["shots", "--out", "shots", "--fps", "0"], "--fps: must be a finite number above 0 (got 0)"),
@@ -244,7 +247,7 @@ def test_a_killed_worker_is_one_line_and_the_frames_are_kept(
 
 
 def test_play_checks_out_before_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    usage_error(["play", "search", "search", "--out", str(tmp_path / "x" / "y.txt")], capsys)
+    usage_error(["play", "search", "search", "--out-file", str(tmp_path / "x" / "y.txt")], capsys)
     assert capsys.readouterr().out == ""  # no shot commentary: nothing was played
 
 

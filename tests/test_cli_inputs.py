@@ -106,3 +106,45 @@ def test_the_training_summary_says_whose_win_rate_it_is(capsys: pytest.CaptureFi
     line = capsys.readouterr().out
     assert "last training episodes: reward mean 0.250, win rate 0.160" in line
     assert "not an evaluation" in line
+
+
+def test_former_spellings_still_work_with_a_one_line_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 37, item 5: one flag per idea; the old spelling is accepted with a note."""
+    gif = tmp_path / "frame.gif"
+    assert cli.main(["play", "random", "random", "--max-shots", "2", "--out", str(gif)]) == 0
+    assert gif.exists()
+    assert capsys.readouterr().err == "kinghill play: note: --out is now --out-file\n"
+    runs = {}
+    for name, flags in (("old", ["--clock", "off", "--first-round", "3"]),
+                        ("new", ["--no-clock", "--round", "3"])):  # fmt: skip
+        out = tmp_path / name
+        argv = ["tournament", "--format", "knockout", "--agents", "random", "heuristic"]
+        assert cli.main([*argv, "--race", "1", *flags, *FAST, "--out", str(out)]) == 0
+        runs[name] = json.loads((out / "tournament.json").read_text())
+        notes = capsys.readouterr().err.splitlines()
+        assert len(notes) == (2 if name == "old" else 0)
+    assert runs["old"] == runs["new"] and runs["new"]["clock"] is False
+    assert runs["new"]["first_round"] == 3
+
+
+def test_a_file_option_is_out_file_and_out_is_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["play", "--help"], ["replay", "--help"], ["export", "--help"]):
+        assert cli.main(command) == 0
+        assert "--out-file FILE" in capsys.readouterr().out
+    assert (
+        error_line(["export", "runs/x"], capsys) == "kinghill export: error: --out-file is required"
+    )
+    line = error_line(["pockets", "--out", "/proc/pockets"], capsys)
+    assert line.startswith("kinghill pockets: error: --out: cannot write in /proc/pockets")
+
+
+def test_train_takes_noise_as_tournament_and_play_do() -> None:
+    from kinghill.experiments.cli.app import build_parser
+    from kinghill.experiments.cli.train import config_from_args
+
+    parser = build_parser()
+    for flags, noise in (([], True), (["--no-noise"], False), (["--noise"], True)):
+        config = config_from_args(parser.parse_args(["train", "--out", "run", *flags]))
+        assert config.noise is noise

@@ -179,11 +179,15 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
         assert gif.n_frames > 10 and gif.size[0] == 300
     play = tmp_path / "p"
     assert cli.main(["play", "heuristic", "random", "--max-shots", "4", "--record", str(play)]) == 0
-    assert cli.main(["export", str(out), str(play), "--out", str(tmp_path / "d.npz")]) == 0
+    assert cli.main(["export", str(out), str(play), "--out-file", str(tmp_path / "d.npz")]) == 0
     assert "from 3 frames" in capsys.readouterr().out
-    assert cli.main(["replay", str(out), "--frame", "7", "--out", str(tmp_path / "x.gif")]) == 2
+    assert (
+        cli.main(["replay", str(out), "--frame", "7", "--out-file", str(tmp_path / "x.gif")]) == 2
+    )
     assert "no record of frame 7" in capsys.readouterr().err
-    assert cli.main(["export", str(tmp_path / "nothing"), "--out", str(tmp_path / "e.npz")]) == 2
+    assert (
+        cli.main(["export", str(tmp_path / "nothing"), "--out-file", str(tmp_path / "e.npz")]) == 2
+    )
     assert "no shot records" in capsys.readouterr().err
     custom = ["--player", "kinghill.experiments.tournaments.frame_player:new_game", "--record"]
     assert cli.main([*argv, *custom, "--out", str(tmp_path / "c")]) == 2

@@ -165,7 +165,7 @@ def test_ctrl_c_with_background_evaluations_is_one_line_and_leaves_no_snapshot(
 def test_ctrl_c_in_train_value_with_workers_is_one_line(tmp_path: Path) -> None:
     """``kinghill train-value --jobs 2``: the self-play workers get the same SIGINT; one line
     says nothing was written, exit status 130."""
-    argv = ["train-value", "--frames", "100000", "--jobs", "2", "--out", "v.npz"]
+    argv = ["train-value", "--frames", "100000", "--jobs", "2", "--out-file", "v.npz"]
     status, output = run_in_terminal(argv, tmp_path, timeout=120, interrupt_after=b"", delay=8)
     assert status == 130, output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output

@@ -111,6 +111,53 @@ class Parser(argparse.ArgumentParser):
         return super().add_argument(*args, **kwargs)
 
 
+class Deprecated(argparse.Action):
+    """An old spelling of an option, still accepted: it stores what the new spelling would
+    (its value, or ``value`` for a flag without one) after one note on stderr naming the new
+    spelling. Mounted by :func:`deprecated`, hidden from the help."""
+
+    def __init__(
+        self, option_strings: Sequence[str], dest: str, new: str, value: Any = None, **kwargs: Any
+    ) -> None:
+        if value is not None:
+            kwargs["nargs"] = 0
+        super().__init__(option_strings, dest, **kwargs)
+        self.new, self.value = new, value
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"{parser.prog}: note: {option_string} is now {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, values if self.value is None else self.value)
+
+
+def deprecated(parser: Any, old: str, new: str, dest: str, **kwargs: Any) -> None:
+    """Accept ``old``, the former spelling of ``new``, into ``dest`` (``type=`` and the rest as
+    ``new`` takes them; ``value=`` for a flag): :class:`Deprecated`."""
+    parser.add_argument(
+        old, dest=dest, action=Deprecated, new=new, help=argparse.SUPPRESS,
+        default=argparse.SUPPRESS, **kwargs,
+    )  # fmt: skip
+
+
+def out_file_option(
+    parser: Any, *suffixes: str, help: str, flag: str = "--out-file", required: bool = False
+) -> None:
+    """The option naming a file the command writes, into ``args.out``: ``flag`` (``--out-file``,
+    or ``--report`` for figures), since ``--out`` names a folder in every subcommand; ``--out``,
+    its former spelling, still accepted (:func:`deprecated`)."""
+    kind = output_file(*suffixes)
+    parser.add_argument(
+        flag, dest="out", type=kind, metavar="FILE", help=f"{help}{' (required)' * required}"
+    )
+    deprecated(parser, "--out", flag, "out", type=kind, metavar="FILE")
+    parser.set_defaults(out=None, out_required=flag if required else None)
+
+
 _ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
 _LITERAL = re.compile(r"``(.+?)``", flags=re.S)
 
@@ -355,6 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"kinghill: error: unrecognized arguments: {' '.join(unknown)}", file=sys.stderr)
         else:
             parser.print_help()
+        return 2
+    if getattr(args, "out_required", None) and args.out is None:
+        print(f"{args.command_prog}: error: {args.out_required} is required", file=sys.stderr)
         return 2
     if unknown:  # reported by the subcommand that was given them, with the flag it may mean
         print(f"{args.command_prog}: error: {_unrecognized(unknown, args.command_flags)}",

@@ -10,7 +10,7 @@ from typing import Any
 
 from kinghill.experiments.bench.env import __doc__ as DESCRIPTION
 from kinghill.experiments.bench.env import benchmark
-from kinghill.experiments.cli.app import output_file, positive_int, seed
+from kinghill.experiments.cli.app import out_file_option, positive_int, seed
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -31,8 +31,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed", type=seed, default=0, help="seed of the env and its actions (default: 0)"
     )
-    parser.add_argument(
-        "--out", type=output_file(".json"), help="also write the numbers to this JSON file"
+    out_file_option(
+        parser, ".json", help="also write the numbers to this JSON file", flag="--report"
     )
     return parser
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from kinghill.experiments.bench.physics import DEFAULT_SUITE, benchmark, check_suite
 from kinghill.experiments.bench.physics import __doc__ as DESCRIPTION
-from kinghill.experiments.cli.app import UsageError, output_file, positive_int, seed
+from kinghill.experiments.cli.app import UsageError, out_file_option, positive_int, seed
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -41,8 +41,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=DEFAULT_SUITE,
         help="peer suite JSON (default benchmarks/peer/suite.json); skipped if absent",
     )
-    parser.add_argument(
-        "--out", type=output_file(".json"), help="also write the figures to this JSON file"
+    out_file_option(
+        parser, ".json", help="also write the figures to this JSON file", flag="--report"
     )
     parser.add_argument(
         "--cold-compile",

@@ -24,8 +24,8 @@ from kinghill.experiments.cli.app import (
     bounded_int,
     display_name,
     named_agent,
+    out_file_option,
     output_dir,
-    output_file,
     positive_float,
     seed,
 )
@@ -48,13 +48,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="two agents play one frame: commentary of every ruling, and a GIF/MP4 replay",
         description=(
             "Agent A (player 0) breaks against agent B (player 1). One line per decision: the "
-            "shot and its call, the referee's ruling, the decision time. With --out, the frame's "
-            "shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg). A seat named "
-            "human opens a window: click a ball for the cue ball, aim with the mouse, set speed "
-            "(up/down, wheel) and tip (WASD, or the tip widget), pick the call from the menu, "
-            "Enter to shoot; every shot is animated at --fps and --speed."
+            "shot and its call, the referee's ruling, the decision time. With --out-file, the "
+            "frame's shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg). A seat "
+            "named human opens a window: click a ball for the cue ball, aim with the mouse, set "
+            "speed (up/down, wheel) and tip (WASD, or the tip widget), pick the call from the "
+            "menu, Enter to shoot; every shot is animated at --fps and --speed."
         ),
-        epilog="examples: kinghill play heuristic search --seed 3 --out frame.gif; "
+        epilog="examples: kinghill play heuristic search --seed 3 --out-file frame.gif; "
         "kinghill play human search",
     )
     parser.add_argument(
@@ -71,9 +71,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="the opponent: human, or an agent spec (NAME=SPEC as for A)",
     )
     parser.add_argument("--seed", type=seed, default=0, help="frame seed (default: 0)")
-    parser.add_argument(
-        "--out", type=output_file(*FORMATS), metavar="FILE", help="replay file, .gif or .mp4"
-    )
+    out_file_option(parser, *FORMATS, help="the replay, .gif or .mp4")
     parser.add_argument(
         "--record",
         type=output_dir,
@@ -144,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_replay_path(args.out)
         except DependencyNotInstalled as error:
-            raise UsageError(str(error), "--out") from None
+            raise UsageError(str(error), "--out-file") from None
         if args.out.suffix.lower() == ".gif" and args.fps > MAX_GIF_FPS:
             raise UsageError(
                 f"a GIF shows at most {MAX_GIF_FPS:g} pictures a second (got {args.fps:g}); "
@@ -184,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"record: {write_frame(args.record, record)}")
     if args.out is not None:
         if not shots:
-            raise CommandError("no shot was played, no replay written", "--out")
+            raise CommandError("no shot was played, no replay written", "--out-file")
         path = write_replay(
             args.out, shots, record.spec, fps=args.fps, width_px=args.width, speed=args.speed
         )

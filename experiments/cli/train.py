@@ -33,7 +33,7 @@ from kinghill.experiments.cli.app import (
     positive_int,
     seed,
 )
-from kinghill.experiments.cli.frame_options import add_noise_scale
+from kinghill.experiments.cli.frame_options import add_noise
 from kinghill.experiments.training import (
     RLlibConfig,
     TrainConfig,
@@ -82,7 +82,6 @@ FLAGS = {
     "ray_address": "--ray",
     "batch_steps": "--iteration-steps",
     "minibatch_size": "--batch-size",
-    "noise": "--no-noise",
 }
 """The flags of the configuration fields whose flag is not ``--`` and the field's name."""
 
@@ -186,8 +185,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--init", type=checkpoint, metavar="ZIP", help="start from this saved model (same --algo)"
     )
-    parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
-    add_noise_scale(parser)
+    add_noise(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
         "--reward", type=reward_weights, default=d.reward, metavar="K=V,...",
@@ -340,7 +338,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
         "net": args.net,
         "learning_rate": args.learning_rate,
         "ent_coef": args.ent_coef,
-        "noise": not args.no_noise,
+        "noise": args.noise,
         "noise_scale": args.noise_scale,
         "reward": args.reward,
         "eval_every": args.eval_every,

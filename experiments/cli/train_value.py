@@ -13,7 +13,7 @@ from kinghill.experiments.cli.app import (
     UsageError,
     agent_name,
     existing_file,
-    output_file,
+    out_file_option,
     positive_int,
     seed,
 )
@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--init", type=existing_file, help="fine-tune this net (.npz) instead of a fresh one"
     )
-    parser.add_argument("--out", type=output_file(".npz"), required=True, help="the net (.npz)")
+    out_file_option(parser, ".npz", help="the net (.npz)", required=True)
     parser.set_defaults(
         interrupted="nothing was written (the net is saved at the end); run it again"
     )
