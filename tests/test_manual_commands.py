@@ -8,7 +8,8 @@ and only this, so that the whole manual runs in about a minute on 2 cores:
 - :data:`SMALL`: counts made small — frames, steps, budgets, races and search times — flag by
   flag (``--frames 10`` then ``--frames 20`` stay a raise, as the pages have it; ``search:40s``
   is ``search:0.05s``), ``--jobs 1``,
-  and ``--max-shots 6`` added to every command that plays frames;
+  ``--max-shots 6`` added to every command that plays frames, and PPO rollouts of 32 steps to a
+  training that does not set them;
 - :data:`SKIPPED`: the commands that cannot run here, each with its reason (a skip that no
   longer matches a command of the manual fails, so the list cannot go stale).
 
@@ -93,7 +94,7 @@ def _even_small(value: str) -> str:
 SMALL: dict[str, Callable[[str], str]] = {
     "--frames": _even_small,
     "--jobs": lambda _: "1",
-    "--steps": lambda _: "64",
+    "--steps": lambda value: "64" if int(value) <= 20000 else "128",  # a resume goes further
     "--warm-start": lambda _: "2",
     "--n-steps": lambda _: "32",
     "--batch-size": lambda _: "32",
@@ -108,6 +109,9 @@ SMALL: dict[str, Callable[[str], str]] = {
     "--arms": lambda _: "2",
     "--race": lambda _: "1",
     "--vector-steps": lambda _: "10",
+    "--shots": lambda _: "20",
+    "--breaks": lambda _: "5",
+    "--reference-shots": lambda _: "1",
 }
 """Flags whose value the test makes small (``--steps`` of ``bench-env``: see :func:`small`)."""
 PLAYS_FRAMES = ("tournament", "play")
@@ -126,8 +130,13 @@ def small(words: list[str]) -> list[str]:
         out[out.index("--steps") + 1] = "20"
     if out[1] in PLAYS_FRAMES:
         out += ["--max-shots", "6"]
+    if out[1] == "train" and "--resume" not in out and "--n-steps" not in out:
+        out += ["--n-steps", "32", "--batch-size", "32"]  # rollouts as short as the steps
     if out[1] == "train-expert":
         out += ["--break-population", "4", "--break-generations", "1", "--epochs", "1"]
+        for flag in ("--eval-frames", "--expert-budget", "--expert-arms", "--budget", "--arms"):
+            if flag not in out:
+                out += [flag, SMALL[flag]("0")]
     return out
 
 
@@ -191,6 +200,49 @@ def test_the_manual_runs_in_order_in_a_fresh_folder(
     assert [p for p, n in used.items() if n == 0] == []  # every skip still names a command
     run_python(python, tmp_path)
     assert len(python) >= 10 and len(all_steps) >= 30
+
+
+HELP_SKIPPED = {
+    "kinghill play human": "a person at a window (tests/test_human_window.py drives it)",
+    "kinghill train --backend rllib": SKIPPED["kinghill train --backend rllib"],
+    "kinghill ladder policy:": SKIPPED["kinghill ladder policy:"],
+    "kinghill ladder --build-zoo": SKIPPED["kinghill ladder --build-zoo"],
+}
+"""Help examples not run, with the reason."""
+
+
+def help_examples() -> list[Step]:
+    """Every subcommand's ``--help`` examples (its epilog), in the order the help lists them."""
+    import argparse
+
+    from kinghill.experiments.cli.app import build_parser
+
+    examples = []
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, parser in action.choices.items():
+                text = " ".join((parser.epilog or "").split())
+                for command in re.findall(r"(kinghill [^;]+?)(?:;|$| \()", text):
+                    examples.append(Step(f"kinghill {name} --help", "bash", command.strip()))
+    return examples
+
+
+def test_every_help_example_runs_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    examples = help_examples()
+    helped = {step.where.split()[1] for step in examples}
+    assert helped >= {"play", "train", "tournament", "replay", "export", "pockets", "shots"}
+    used = {prefix: 0 for prefix in HELP_SKIPPED}
+    for step in examples:
+        skip = next((p for p in HELP_SKIPPED if step.text.startswith(p)), None)
+        if skip is not None:
+            used[skip] += 1
+            continue
+        run_command(step, tmp_path)
+    capsys.readouterr()
+    assert [p for p, n in used.items() if n == 0] == []
 
 
 def test_small_states_its_substitutions() -> None:

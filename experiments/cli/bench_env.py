@@ -18,6 +18,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "bench-env",
         help="benchmark the environment's overhead over raw physics, and vector-env speed",
         description=DESCRIPTION,
+        epilog="example: kinghill bench-env --steps 300 --vector-steps 100 --report runs/env.json",
     )
     parser.add_argument(
         "--steps", type=positive_int, default=2_000, help="env steps timed (default 2000)"

@@ -19,6 +19,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "bench-physics",
         help="benchmark the physics engine (shots/s, breaks/s, first call, reference mode)",
         description=DESCRIPTION,
+        epilog="example: kinghill bench-physics --shots 200 --breaks 50 --reference-shots 2 "
+        "--no-cold-compile --report runs/physics.json",
     )
     parser.add_argument(
         "--shots", type=positive_int, default=1000, help="random shots (default 1000)"

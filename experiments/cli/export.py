@@ -23,8 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "data sets (docs/guide/records.md) and in "
             "kinghill.experiments.records.dataset.DATASET_DOC."
         ),
-        epilog="example: kinghill export runs/r1 --out-file data/r1.npz (runs/r1 as kinghill "
-        "replay --help makes it)",
+        epilog="example: kinghill export runs/r1 --out-file data/r1.npz (runs/r1: the recorded "
+        "tournament of the replay example)",
     )
     parser.add_argument(
         "sources", type=Path, nargs="+", metavar="DIR", help="folders written with --record"

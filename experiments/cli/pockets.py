@@ -36,7 +36,10 @@ def write_pockets(
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "pockets", help="draw the pockets and chart what they accept", description=__doc__
+        "pockets",
+        help="draw the pockets and chart what they accept",
+        description=__doc__,
+        epilog="example: kinghill pockets --out runs/pockets",
     )
     parser.add_argument(
         "--out",
