@@ -170,7 +170,14 @@ def plain_text(text: str) -> str:
 
 
 def _one_line(text: str) -> str:
-    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
+    """``text``'s lines joined with ``; ``, any other control character (a form feed, a NUL a
+    user typed) written as its escape, so that an error is always one printable line."""
+    return _printable("; ".join(part.strip() for part in text.splitlines() if part.strip()))
+
+
+def _printable(text: str) -> str:
+    """``text`` with every control character written as its escape (``\\x0c``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # ---- type= validators (each raises ArgumentTypeError, which argparse prefixes with the name) --
@@ -282,9 +289,17 @@ def named_agent(text: str) -> str:
     return text
 
 
+def _path(text: str) -> Path:
+    """``text`` as a path, refused when no file system can hold it (a NUL character, which
+    Python's file functions reject with a ValueError far from the argument)."""
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"a path cannot hold a NUL character: {text!r}")
+    return Path(text)
+
+
 def existing_file(text: str) -> Path:
     """A file that exists and can be read."""
-    path = Path(text)
+    path = _path(text)
     if not path.is_file():
         what = "a directory" if path.is_dir() else "no such file"
         raise argparse.ArgumentTypeError(f"{path}: {what}")
@@ -299,7 +314,7 @@ def output_dir(text: str) -> Path:
     Checked by writing a probe file (and removing it, with any directory made for it), since
     permissions alone do not tell (``/proc``, read-only mounts, running as root).
     """
-    path = Path(text)
+    path = _path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} exists and is not a directory")
     _probe(path)
@@ -311,7 +326,7 @@ def output_file(*suffixes: str) -> Callable[[str], Path]:
     directory, and its folder writable (created when the file is written)."""
 
     def check(text: str) -> Path:
-        path = Path(text)
+        path = _path(text)
         if suffixes and path.suffix.lower() not in suffixes:
             raise argparse.ArgumentTypeError(f"must end in {' or '.join(suffixes)}: {path}")
         if path.is_dir():
@@ -399,7 +414,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
     if not hasattr(args, "run"):
         if unknown:
-            print(f"kinghill: error: unrecognized arguments: {' '.join(unknown)}", file=sys.stderr)
+            error = f"unrecognized arguments: {' '.join(map(_printable, unknown))}"
+            print(f"kinghill: error: {error}", file=sys.stderr)
         else:
             parser.print_help()
         return 2
@@ -407,8 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.command_prog}: error: {args.out_required} is required", file=sys.stderr)
         return 2
     if unknown:  # reported by the subcommand that was given them, with the flag it may mean
-        print(f"{args.command_prog}: error: {_unrecognized(unknown, args.command_flags)}",
-              file=sys.stderr)  # fmt: skip
+        error = _one_line(_unrecognized(unknown, args.command_flags))
+        print(f"{args.command_prog}: error: {error}", file=sys.stderr)
         return 2
     try:
         return int(args.run(args))
@@ -424,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _unrecognized(unknown: Sequence[str], flags: Sequence[str]) -> str:
     """The error for arguments no option took, with the nearest flag of the subcommand for the
     first mistyped one (``--framez``: did you mean --frames?)."""
-    message = f"unrecognized arguments: {' '.join(unknown)}"
+    message = f"unrecognized arguments: {' '.join(map(_printable, unknown))}"
     for word in unknown:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1)
