@@ -8,7 +8,7 @@ A spec is ``TARGET`` or ``TARGET?KEY=VALUE,KEY=VALUE``. The target is
   search guided by a prior net of expert iteration, :mod:`kinghill.agents.prior`),
   ``expert-policy:PATH`` (that net alone), ``policy:PATH`` (a
   Stable-Baselines3 checkpoint, aim-assisted action), ``rllib:PATH`` (an RLlib checkpoint of
-  ``kinghill train --backend rllib``; the ``rllib`` extra);
+  ``kinghill train rllib``; the ``rllib`` extra);
 - the name of an entry point in the group ``kinghill.agents`` of an installed package;
 - ``package.module:Attribute``: a class or factory function importable from ``sys.path``
   (``Attribute`` may be dotted, ``module:Outer.make``).

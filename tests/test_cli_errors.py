@@ -35,13 +35,18 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+def prog(argv: list[str]) -> str:
+    """The command that reports ``argv``'s errors (``kinghill train sb3`` for a backend's)."""
+    return " ".join(["kinghill", *argv[: 2 if argv[1:2] in (["sb3"], ["rllib"]) else 1]])
+
+
 def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str], status: int = 2) -> str:
     """Run ``kinghill ARGV`` in process; check the status and the one error line; return it."""
     assert cli.main(argv) == status
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert len(lines) == 1, captured.err
-    assert lines[0].startswith(f"kinghill {argv[0]}: error: "), lines[0]
+    assert lines[0].startswith(f"{prog(argv)}: error: "), lines[0]
     assert "Traceback" not in captured.err + captured.out
     return lines[0]
 
@@ -95,15 +100,21 @@ BAD_VALUES = [
     ),
     (["shots", "--out", "shots", "--fps", "0"], "--fps: must be a finite number above 0 (got 0)"),
     (["shots", "--out", "shots", "--fps", "nan"], "--fps: must be a finite number above 0"),
-    (["train", "--out", "run", "--net", "abc"], "--net: must be positive whole numbers"),
-    (["train", "--out", "run", "--net", "64,0"], "--net: must be positive whole numbers"),
+    (["train", "sb3", "--out", "run", "--net", "abc"], "--net: must be positive whole numbers"),
+    (["train", "sb3", "--out", "run", "--net", "64,0"], "--net: must be positive whole numbers"),
     (
-        ["train", "--out", "run", "--init", "/nonexistent.zip"],
+        ["train", "sb3", "--out", "run", "--init", "/nonexistent.zip"],
         "--init: no policy checkpoint at /nonexistent.zip",
     ),
-    (["train", "--out", "run", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
-    (["train", "--out", "run", "--learning-rate", "-1"], "--learning-rate: must be a finite"),
-    (["train", "--out", "run", "--checkpoint-every", "-5"], "--checkpoint-every: must be 0 or"),
+    (["train", "sb3", "--out", "run", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
+    (
+        ["train", "sb3", "--out", "run", "--learning-rate", "-1"],
+        "--learning-rate: must be a finite",
+    ),
+    (
+        ["train", "sb3", "--out", "run", "--checkpoint-every", "-5"],
+        "--checkpoint-every: must be 0 or",
+    ),
 ]
 
 
@@ -119,7 +130,7 @@ def test_a_bad_value_is_one_line_naming_the_argument(
     if argv[0] == "tournament" and "--out" not in argv:
         argv = [*argv, "--out", "runs/t"]
     line = usage_error(argv, capsys)
-    assert line.startswith(f"kinghill {argv[0]}: error: {message}"), line
+    assert line.startswith(f"{prog(argv)}: error: {message}"), line
     assert tree(tmp_path) == {}  # nothing written, no folder left
 
 
@@ -265,7 +276,9 @@ def test_train_init_of_another_algorithm_is_refused(
     if not saved.exists():
         pytest.skip("no reference checkpoint in docs/training")
     out = tmp_path / "run"
-    line = usage_error(["train", "--out", str(out), "--algo", "sac", "--init", str(saved)], capsys)
+    line = usage_error(
+        ["train", "sb3", "--out", str(out), "--algo", "sac", "--init", str(saved)], capsys
+    )
     assert line.endswith(f"--init: {saved} was saved by PPO; train it with --algo ppo")
     assert not out.exists()
 
@@ -275,7 +288,7 @@ def test_train_init_of_another_algorithm_is_refused(
     [
         ["tournament", "--agents", "heuristic", "nosuch", "--out", "t"],
         ["play", "random", "random", "--width", "0"],
-        ["train", "--out", "run", "--net", "abc"],
+        ["train", "sb3", "--out", "run", "--net", "abc"],
     ],
 )
 def test_in_a_real_process_the_error_is_one_line_on_stderr(argv: list[str], tmp_path: Path) -> None:
@@ -289,5 +302,5 @@ def test_in_a_real_process_the_error_is_one_line_on_stderr(argv: list[str], tmp_
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
-    assert done.stderr.startswith(f"kinghill {argv[0]}: error: --")
+    assert done.stderr.startswith(f"{prog(argv)}: error: --")
     assert list(tmp_path.iterdir()) == []

@@ -65,7 +65,7 @@ def test_any_words_give_help_a_run_or_one_error_line(
     errors = [line for line in captured.err.splitlines() if ": error: " in line]
     if status == 2:
         assert len(errors) == 1, (argv, captured.err)
-        assert errors[0].startswith(("kinghill: error: ", f"kinghill {command}: error: "))
+        assert errors[0].startswith(("kinghill: error: ", f"kinghill {command}"))
         notes = [line for line in captured.err.splitlines() if line not in errors]
         assert all(": note: " in line for line in notes), (argv, captured.err)
     else:

@@ -146,5 +146,5 @@ def test_train_takes_noise_as_tournament_and_play_do() -> None:
 
     parser = build_parser()
     for flags, noise in (([], True), (["--no-noise"], False), (["--noise"], True)):
-        config = config_from_args(parser.parse_args(["train", "--out", "run", *flags]))
+        config = config_from_args(parser.parse_args(["train", "sb3", "--out", "run", *flags]))
         assert config.noise is noise

@@ -75,7 +75,7 @@ SKIPPED = {
     "mkdocs serve": "a server that runs until stopped",
     "mkdocs build": "tests/test_docs_build.py builds the site",
     "benchmarks/peer/run.sh": "installs pooltool in a virtual environment of its own",
-    "kinghill train --backend rllib": "needs the rllib extra (tests/test_rllib.py runs it)",
+    "kinghill train rllib": "needs the rllib extra (tests/test_rllib.py runs it)",
     "kinghill play rllib:": "plays the RLlib run skipped above",
     "kinghill ladder --build-zoo": "plays the whole zoo's matrix (hours)",
     "kinghill ladder policy:": "plays the shipped zoo's frames against every zoo agent "
@@ -130,7 +130,7 @@ def small(words: list[str]) -> list[str]:
         out[out.index("--steps") + 1] = "20"
     if out[1] in PLAYS_FRAMES:
         out += ["--max-shots", "6"]
-    if out[1] == "train" and "--resume" not in out and "--n-steps" not in out:
+    if out[1:3] == ["train", "sb3"] and "--n-steps" not in out:
         out += ["--n-steps", "32", "--batch-size", "32"]  # rollouts as short as the steps
     if out[1] == "train-expert":
         out += ["--break-population", "4", "--break-generations", "1", "--epochs", "1"]
@@ -204,7 +204,7 @@ def test_the_manual_runs_in_order_in_a_fresh_folder(
 
 HELP_SKIPPED = {
     "kinghill play human": "a person at a window (tests/test_human_window.py drives it)",
-    "kinghill train --backend rllib": SKIPPED["kinghill train --backend rllib"],
+    "kinghill train rllib": SKIPPED["kinghill train rllib"],
     "kinghill ladder policy:": SKIPPED["kinghill ladder policy:"],
     "kinghill ladder --build-zoo": SKIPPED["kinghill ladder --build-zoo"],
 }

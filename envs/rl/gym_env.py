@@ -51,7 +51,7 @@ AUTORESET_MODE = AutoresetMode.NEXT_STEP
 """How the env's Gymnasium vector envs start a new frame (Gymnasium's default, declared: the
 env's ``metadata["autoreset_mode"]``): the step after a frame ends returns the new frame's
 first observation, with reward 0, neither terminated nor truncated, and ignores its action.
-``kinghill train --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
+``kinghill train sb3 --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
 convention, :mod:`kinghill.experiments.training.vector`)."""
 
 

@@ -351,7 +351,7 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
     >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
     Training: ``MaskablePPO("MlpPolicy", env).learn(1000)`` (sb3-contrib), or
-    ``kinghill train --algo maskable-ppo``.
+    ``kinghill train sb3 --algo maskable-ppo``.
     """
 
     def __init__(self, env: gym.Env[Any, Any]) -> None:

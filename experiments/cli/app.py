@@ -1,6 +1,8 @@
 """The ``kinghill`` command line: one subcommand per module of ``kinghill.experiments``.
 
-Each subcommand module exposes ``add_parser(subparsers)`` and ``run(args) -> int``. A module that
+Each subcommand module exposes ``add_parser(subparsers)`` and ``run(args) -> int`` (and may
+expose ``former_spelling(argv) -> argv``, which rewrites a command line of an older grammar,
+with a note, before it is parsed). A module that
 is not there is left out, so the other subcommands keep working; one that fails to import is
 left out too, and the help says why.
 
@@ -377,6 +379,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     missing = []
+    rewrites: list[Callable[[list[str]], list[str]]] = []
+    parser.set_defaults(former_spellings=rewrites)
     for name in SUBCOMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -389,6 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
             missing.append(f"{name.rsplit('.', 1)[-1]} ({type(error).__name__}: {error})")
             continue
         command = module.add_parser(subparsers)
+        if hasattr(module, "former_spelling"):  # a command line of an older grammar, rewritten
+            rewrites.append(module.former_spelling)
         command.set_defaults(
             run=module.run,
             command_prog=command.prog,
@@ -408,6 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status (0 done,
     1 failed, 2 a usage error, 130 interrupted), with every error reported as one line."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for rewrite in parser.get_default("former_spellings"):
+        argv = rewrite(argv)
     try:
         args, unknown = parser.parse_known_args(argv)
     except SystemExit as stop:  # --help, or an argument error already printed
