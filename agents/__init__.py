@@ -28,6 +28,9 @@ from kinghill.agents.registry import (
     spec_files,
 )
 from kinghill.agents.search import SearchAgent
+from kinghill.envs.rl.opponents import name_opponents_with
+
+name_opponents_with(make_agent)  # gym.make(..., opponent="heuristic"): the envs build specs here
 
 __all__ = [
     "Baseline",

@@ -297,7 +297,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
     BuiltIn(
         "rllib",
         "kinghill.agents.rllib_agent:RLlibAgent",
-        "an RLlib checkpoint of kinghill train --backend rllib",
+        "an RLlib checkpoint of kinghill train rllib",
         Argument.FOLDER,
         _RLLIB,
         extra="rllib",

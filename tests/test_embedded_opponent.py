@@ -112,7 +112,7 @@ def test_decide_reads_a_position_and_the_10_4_choice() -> None:
 
 def test_the_command_exports_and_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "policy.onnx"
-    assert main(["export-policy", str(MASKED), "--out", str(out), "--check", "40"]) == 0
+    assert main(["export-policy", str(MASKED), "--out-file", str(out), "--check", "40"]) == 0
     printed = capsys.readouterr().out
     assert out.is_file() and "the same action on 40 of 40 observations" in printed
-    assert main(["export-policy", str(ROOT / "README.md"), "--out", str(out)]) == 2
+    assert main(["export-policy", str(ROOT / "README.md"), "--out-file", str(out)]) == 2

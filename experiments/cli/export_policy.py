@@ -11,7 +11,7 @@ from kinghill.experiments.cli.app import (
     UsageError,
     existing_file,
     non_negative_int,
-    output_file,
+    out_file_option,
 )
 
 
@@ -28,12 +28,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "kinghill.agents.embedded.opponent(FILE)."
         ),
         epilog="example: kinghill export-policy agents/data/maskable-heuristic.zip "
-        "--out opponent.onnx",
+        "--out-file opponent.onnx",
     )
     parser.add_argument("checkpoint", type=existing_file, metavar="CHECKPOINT", help="a .zip")
-    parser.add_argument(
-        "--out", type=output_file(".onnx"), required=True, metavar="FILE", help="the .onnx file"
-    )
+    out_file_option(parser, ".onnx", help="the .onnx file", required=True)
     parser.add_argument(
         "--action",
         choices=("masked", "aim", "flat"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from kinghill.experiments.tournaments.errors import TournamentError, is_count
@@ -19,12 +19,18 @@ ROUND_ROBIN = "round-robin"
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """Everything that decides a tournament's results (not how it is run)."""
+    """Everything that decides a tournament's results (not how it is run).
+
+    ``earlier`` holds the frames a pair the tournament was played to before its ``frames`` were
+    raised (:meth:`raised_from`), oldest first: each raise appends a block of frames to the
+    schedule, so the frames already played keep their index, seats and seed.
+    """
 
     agents: tuple[str, ...]
     frames: int
     seed: int = 0
     options: FrameOptions = field(default_factory=FrameOptions)
+    earlier: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
@@ -35,20 +41,48 @@ class TournamentConfig:
                 "each agent of a pair breaks in half of its frames",
                 "frames",
             )
+        counts = (*self.earlier, self.frames)
+        if any(c < 2 or c % 2 for c in self.earlier) or list(counts) != sorted(set(counts)):
+            raise TournamentError(
+                f"must be even frame counts below {self.frames}, rising (got {self.earlier!r})",
+                "earlier",
+            )
 
     def schedule(self) -> list[FrameTask]:
-        """All frames: pairs in order, seats alternating within a pair."""
-        tasks = []
-        for pair, (a, b) in enumerate(itertools.combinations(self.agents, 2)):
-            for k in range(self.frames):
-                index = pair * self.frames + k
-                seats = (a, b) if k % 2 == 0 else (b, a)
-                tasks.append(FrameTask(index, seats, frame_seed(self.seed, index)))
-        return tasks
+        """All frames: block by block (the frames before each raise of ``frames``, then the
+        frames it added), within a block pairs in order, seats alternating within a pair."""
+        pairs = list(itertools.combinations(self.agents, 2))
+        tasks: list[FrameTask] = []
+        done = 0
+        for count in (*self.earlier, self.frames):
+            block = count - done
+            for pair, (a, b) in enumerate(pairs):
+                for k in range(block):
+                    index = len(pairs) * done + pair * block + k
+                    seats = (a, b) if k % 2 == 0 else (b, a)
+                    tasks.append(FrameTask(index, seats, frame_seed(self.seed, index)))
+            done = count
+        return sorted(tasks, key=lambda task: task.frame)
+
+    def raised_from(self, stored: TournamentConfig) -> TournamentConfig | None:
+        """This tournament as a continuation of ``stored``: ``stored`` itself when they are the
+        same (whatever ``stored``'s history), ``stored`` with its frames raised to these when
+        only ``frames`` is higher here; None when they differ otherwise."""
+        if replace(self, frames=stored.frames, earlier=stored.earlier) != stored:
+            return None
+        if self.frames == stored.frames:
+            return stored
+        if self.frames < stored.frames:
+            return None
+        return replace(stored, frames=self.frames, earlier=(*stored.earlier, stored.frames))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as stored in ``tournament.json``."""
-        return json.loads(json.dumps(asdict(self)))
+        """JSON form, as stored in ``tournament.json`` (``earlier`` only once frames were
+        raised, so that a tournament never raised is stored as before it existed)."""
+        data = json.loads(json.dumps(asdict(self)))
+        if not self.earlier:
+            del data["earlier"]
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> TournamentConfig:
