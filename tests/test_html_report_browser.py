@@ -28,7 +28,11 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium found (apt-get install chromium, or KINGHILL_CHROMIUM)"
 )
 
-HOSTILE = "mypkg.agent:Mine?name=<script>alert(1)</script>"
+HOSTILE = (
+    "mypkg.agents.careful_players:CarefulPlayer?name=<script>alert(1)</script>,"
+    "depth=3,temperature=0.25,style=a_very_long_description_of_the_way_it_plays"
+)
+"""A spec that tries to run a script, and long enough to push a careless page off 1280 px."""
 
 
 class Visit:
@@ -96,6 +100,15 @@ def test_a_hostile_agent_spec_is_shown_as_text(visit: Visit) -> None:
     assert visit.dialogs == []
 
 
+def test_the_page_fits_1280_px_with_a_long_agent_name(visit: Visit) -> None:
+    """Issue 39, item 13: a long spec wraps in the tables and the replay's controls."""
+    visit.page.set_viewport_size({"width": 1280, "height": 1000})
+    try:
+        assert visit.page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        visit.page.set_viewport_size({"width": 1600, "height": 1200})
+
+
 def test_a_frame_plays(visit: Visit) -> None:
     page = visit.page
     page.evaluate("kinghillReplay.seek(0, 0)")
@@ -160,3 +173,14 @@ def test_the_end_of_a_shot_shows_the_balls_where_the_record_puts_them(
         assert _looks(picture, (column, row)) in expected, ball
     gone = [ball for ball in range(8) if not final.on_table[ball]]
     assert all(state["balls"][ball] is None for ball in gone)
+
+
+def test_every_seed_is_shown_exactly(visit: Visit, run_dir: Path) -> None:
+    """Issue 39 item 4: a frame's seed (63 bits, past JavaScript's exact integers) is shown
+    digit for digit, so that it can be copied into ``kinghill play --seed``."""
+    page = visit.page
+    for index in (0, 1):
+        seed = load_frame(run_dir, index).seed
+        assert seed > 2**53  # a seed JSON.parse would round as a number
+        page.select_option("#replay-frame", str(index))
+        assert f"(seed {seed})" in page.text_content("#replay-frame-info")

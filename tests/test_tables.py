@@ -76,3 +76,16 @@ def test_the_speed_table_comes_from_both_engines_results() -> None:
     kinghill = json.loads((ROOT / "benchmarks/peer/results/kinghill.json").read_text())
     table = tables.speed_table("")
     assert f"{kinghill['peer']['random']['shots_per_s']:,.0f} shots/s" in table
+
+
+def test_a_row_renamed_since_its_report_plays_the_same_agents() -> None:
+    """A row whose command names a shipped model by name reads its report under the spec the
+    report was played with (``reported``): the two are one agent (one canonical id)."""
+    from kinghill.agents import canonical_id
+
+    rows = json.loads((ROOT / "docs/strength/rows.json").read_text())["rows"]
+    renamed = [row for row in rows if "reported" in row]
+    assert renamed
+    for row in renamed:
+        given = [canonical_id(row["agent"]), canonical_id(row["opponent"])]
+        assert given == [canonical_id(spec) for spec in row["reported"]], row["id"]

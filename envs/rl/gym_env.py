@@ -36,7 +36,7 @@ from kinghill.envs.rl.encoding import (
 )
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
-from kinghill.envs.rl.opponents import RandomOpponent, as_decide, reseed
+from kinghill.envs.rl.opponents import RandomOpponent, as_decide, as_opponent, reseed
 from kinghill.envs.rl.rewards import RewardWeights
 from kinghill.envs.rules import ShotClock
 from kinghill.physics import NoiseModel, TableSpec
@@ -51,7 +51,7 @@ AUTORESET_MODE = AutoresetMode.NEXT_STEP
 """How the env's Gymnasium vector envs start a new frame (Gymnasium's default, declared: the
 env's ``metadata["autoreset_mode"]``): the step after a frame ends returns the new frame's
 first observation, with reward 0, neither terminated nor truncated, and ignores its action.
-``kinghill train --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
+``kinghill train sb3 --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
 convention, :mod:`kinghill.experiments.training.vector`)."""
 
 
@@ -108,8 +108,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     - Truncation: the shot limit (``shot_limit``, default 200) is reached (R-truncate).
 
     ## Arguments
-    - ``opponent``: an agent (``act(view) -> Action``), a callable with that signature, or a
-      frozen SB3 policy in :class:`kinghill.envs.rl.wrappers.FrozenPolicy`; default a
+    - ``opponent``: an agent (``act(view) -> Action``), a callable with that signature, a
+      frozen SB3 policy in :class:`kinghill.envs.rl.wrappers.FrozenPolicy`, or an agent spec
+      (``"heuristic"``, ``"policy:PATH"``) once ``kinghill.agents`` is imported; default a
       :class:`RandomOpponent`. An opponent that raises (``SystemExit`` and its own
       ``KeyboardInterrupt`` included) or returns anything but a valid action is charged a
       foul as a shot not played (12.4; a 10.4 choice not made is taken as playing on) and the
@@ -177,7 +178,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.render_mode = render_mode
         self.breaker = breaker
         self.weights = checked_weights(reward_weights)
-        self.opponent = RandomOpponent() if opponent is None else opponent
+        self.opponent = RandomOpponent() if opponent is None else as_opponent(opponent)
         self._decide = as_decide(self.opponent)
         self.game = Game(
             spec=spec,

@@ -7,23 +7,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
-from types import FrameType
-from typing import NoReturn
 
 from kinghill.experiments.cli import knockout as knockout_cli
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
+    agent_specs,
+    display_name,
+    even_count,
     output_dir,
     positive_int,
     seed,
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, usage_error
+from kinghill.experiments.cli.signals import sigterm_as_interrupt
 from kinghill.experiments.tournaments.config import DEFAULT_FRAMES
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
@@ -62,13 +62,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         nargs="+",
         default=["random", "heuristic", "search"],
         metavar="AGENT",
-        help="agent specs: random, heuristic, search, search:N, search:Xs, search-value:PATH, "
-        "policy:PATH, rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
-        "PYTHONPATH), or an entry point of kinghill.agents (default: random heuristic search)",
+        help=f"agent specs: {agent_specs()}; NAME=SPEC names one NAME in the report (a round "
+        "robin) (default: random heuristic search)",
     )
     parser.add_argument(
         "--frames",
-        type=positive_int,
+        type=even_count,
         metavar="N",
         help=f"round robin: frames per pair, even (default: {DEFAULT_FRAMES})",
     )
@@ -139,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("needs the built-in frame player (leave out --player)", "--record")
             config = knockout_cli.config_from_args(args)
             player, runner = _start(args)
-            with _sigterm_as_interrupt():
+            with sigterm_as_interrupt():
                 summary = knockout_cli.play(config, args.out, player, runner, args.record)
         else:
             summary = _round_robin(args)
@@ -176,10 +175,13 @@ def _round_robin(args: argparse.Namespace) -> str:
     custom = None if args.player == DEFAULT_PLAYER else load_frame_player(args.player)
     if args.record and custom is not None:
         raise UsageError("needs the built-in frame player (leave out --player)", "--record")
+    agents = dict(map(display_name, args.agents))
+    if len(agents) < len(args.agents):
+        raise UsageError("give each agent its own name (NAME=SPEC)", "--agents")
     try:
-        with _sigterm_as_interrupt():
+        with sigterm_as_interrupt():
             report = evaluate(
-                args.agents,
+                agents,
                 DEFAULT_FRAMES if args.frames is None else args.frames,
                 jobs=args.jobs,
                 seed=args.seed,
@@ -218,20 +220,6 @@ def _check_agents(specs: Iterable[str]) -> None:
             make_agent(spec, 0)
         except (AgentSpecError, OSError) as error:
             raise UsageError(str(error), "--agents") from None
-
-
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM stops the run as Ctrl-C does (workers stopped, the log kept)."""
-
-    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _runner(args: argparse.Namespace) -> FrameRunner:

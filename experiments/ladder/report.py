@@ -12,7 +12,7 @@ from kinghill.experiments.tournaments.stats import Interval
 
 STANDINGS_COLUMNS = (
     "rank", "agent", "rating [95%]", "Nash weight", "Nash skill", "break-and-run", "pots/visit",
-    "colour calls", "fouls/frame", "shots/frame", "s/decision", "p95 s", "frames",
+    "colour calls", "fouls/frame", "shots/frame (both players)", "s/decision", "p95 s", "frames",
 )  # fmt: skip
 
 

@@ -6,7 +6,10 @@ An agent's key is a SHA-256 over
 
 - the contents of every file or folder its spec names: each part of the spec (split at ``:``,
   ``?``, ``,``, ``=`` and ``&``) that is an existing path, relative to the working folder as the
-  agents read them (a checkpoint, a net, an RLlib folder: every file under it, by relative path);
+  agents read them (a checkpoint, a net, an RLlib folder: every file under it, by relative path;
+  an old ``docs/training/NAME`` the shipped file it plays), and the shipped model a built-in
+  plays by name (``maskable-ppo``, ``expert``); the bytes alone, so that a model keeps its key
+  whether named by its name or by a path;
 - for a plug-in agent (a spec ``module:Attribute`` whose module is not kinghill's, an entry point
   of ``kinghill.agents``, or a class, factory or object given to ``evaluate``): the version its
   class or factory declares (a ``version`` or ``__version__`` attribute), else the contents of
@@ -29,6 +32,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from kinghill.agents import ENTRY_POINT_GROUP
+from kinghill.agents.builtins import built_in, data_path, moved_path
 
 _SEPARATORS = re.compile(r"[:?,=&]")
 
@@ -48,9 +52,14 @@ def content_key(agent: object) -> str:
 def _spec_parts(spec: str) -> Iterable[str]:
     """The files a spec names (by content) and its plug-in's version or module file."""
     target = spec.partition("?")[0]
+    kind, colon, argument = target.partition(":")
+    shipped = built_in(kind)
+    if shipped is not None and shipped.model is not None and not argument:
+        yield f"file {_path_digest(data_path(shipped.model))}"  # a shipped model, by name
     for token in dict.fromkeys(_SEPARATORS.split(spec)):
-        if token and Path(token).exists():
-            yield f"file {_path_digest(Path(token))}"  # its bytes, wherever it lies
+        path = moved_path(token) if token else None  # an old docs/training path: shipped
+        if path is not None and path.exists():
+            yield f"file {_path_digest(path)}"  # its bytes, wherever it lies
     module, colon, attribute = target.partition(":")
     if colon and not module.startswith("kinghill") and _importable(module):
         yield from _plugin_parts(module, attribute)

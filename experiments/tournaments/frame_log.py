@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -44,7 +45,8 @@ class FrameLog:
         self.frames_path = out / FRAMES_FILE
 
     def claim(self, config: StoredConfig) -> None:
-        """Store the config in a new directory, or check that it matches the stored one."""
+        """Store the config in a new directory, or check that it matches the stored one (or
+        raises a stored round robin's frames, :meth:`continued`)."""
         wanted = config.to_dict()
         if not self.config_path.exists():
             if self.frames_path.exists():
@@ -63,9 +65,10 @@ class FrameLog:
                 "out",
             )
         try:
-            stored = type(config).from_dict(stored).to_dict()
+            stored_config = type(config).from_dict(stored)
         except ValueError as error:
             raise self.not_a_config(error) from None
+        stored = stored_config.to_dict()
         changed = _changed_contents(stored, wanted)
         if changed:
             why = (
@@ -79,6 +82,14 @@ class FrameLog:
                 "stale; choose another folder",
                 "out",
             )
+        if (
+            stored != wanted
+            and isinstance(config, TournamentConfig)
+            and isinstance(stored_config, TournamentConfig)
+            and config.raised_from(stored_config) == config
+        ):  # a round robin's frames raised: stored so, its frames played kept
+            write_durably(self.config_path, json.dumps(wanted, indent=2) + "\n")
+            return
         if stored != wanted:
             diffs = ", ".join(
                 f"{key}: stored {stored.get(key)!r}, asked {wanted.get(key)!r}"
@@ -90,6 +101,31 @@ class FrameLog:
                 "resume with the same settings or choose another folder",
                 "out",
             )
+
+    def continued(self, config: TournamentConfig) -> TournamentConfig:
+        """The round robin to play in this folder for ``config``: ``config`` in a new folder;
+        the stored one when they are the same; the stored one with its frames raised (stored
+        by :meth:`claim`, the frames played kept) when ``config`` asks for more frames a pair
+        and differs in nothing else. Anything else is left to :meth:`claim` to refuse.
+
+        :raises TournamentError: ``config`` asks for fewer frames a pair than are stored.
+        """
+        if not self.config_path.exists():
+            return config
+        try:
+            stored = self.load_config()
+        except TournamentError:
+            return config  # another format, or no config: claim says which
+        continued = config.raised_from(stored)
+        if continued is None:
+            if replace(config, frames=stored.frames, earlier=stored.earlier) == stored:
+                raise TournamentError(
+                    f"{self.config_path.parent} holds {stored.frames} frames a pair; frames may "
+                    f"be raised to add frames, not lowered (got {config.frames})",
+                    "frames",
+                )
+            return config
+        return continued
 
     def stored_config(self) -> dict[str, Any]:
         """The stored config in its JSON form (a round robin's, or another format's).

@@ -288,7 +288,7 @@ RATING_COLUMNS = (
 )
 PLAY_COLUMNS = (
     "agent",
-    "shots/frame",
+    "shots/frame (both players)",
     "fouls/frame",
     "legal pots/visit",
     "colour pots [Wilson 95%]",
