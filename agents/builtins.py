@@ -243,7 +243,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "expert",
         "kinghill.agents.prior:prior_search",
         "the search guided by a prior net of expert iteration (kinghill train-expert); shipped: "
-        "0.65 against search with ?budget=120",
+        "level with search at ?budget=120 (0.48, 400 frames)",
         Argument.NET,
         _EXPERT,
         model="expert2.npz",
