@@ -87,12 +87,14 @@ def casual(seed: int | None = None) -> HeuristicAgent:
 
 
 def club(seed: int | None = None) -> SearchAgent:
-    """The search with 30 simulations a decision (``club``)."""
-    return SearchAgent(seed, budget=30)
+    """The search with 30 simulations a decision and the hand-made break (``club``: the zoo's
+    ``search-30@1``)."""
+    return SearchAgent(seed, budget=30, learned_break=False)
 
 
 def strong(seed: int | None = None) -> SearchAgent:
-    """The search at its default budget (``strong``)."""
+    """The search at its default budget, with the package's learnt break (``strong``: the zoo's
+    ``search-120@2``)."""
     return SearchAgent(seed)
 
 

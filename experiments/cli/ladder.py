@@ -36,10 +36,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="rate agents against the frozen agent zoo on a fixed scale",
         description=(
             "Play each AGENT against every agent of the zoo on the zoo's frames (played once, "
-            "cached), and report its rating on the zoo's fixed scale (Elo, the zoo's anchor at "
-            "0) with its interval, its rank, its win rate against each zoo agent and how it "
-            "plays. --build-zoo plays the zoo's own matrix into the files beside the zoo; "
-            "--page rewrites the zoo's page from them."
+            "cached), and report its rating on the zoo's fixed scale (Elo, the shipped zoo's "
+            "anchor heuristic@1 at 1000) with its interval, its rank, its win rate against "
+            "each zoo agent and how it plays. --build-zoo plays the zoo's own matrix into the "
+            "files beside the zoo; --page rewrites the zoo's page from them."
         ),
         epilog="examples: kinghill ladder policy:runs/ppo/final.zip; "
         "kinghill ladder --build-zoo --noise-scale 5 --jobs 8 --page; "
