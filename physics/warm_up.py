@@ -52,7 +52,7 @@ def warm_up() -> float:
     return seconds
 
 
-def cached(kernel: Any = loop.play) -> bool:
+def cached(kernel: Any = loop.enter_play) -> bool:
     """Whether ``kernel``'s machine code (by default the event loop's) is in numba's cache
     already (or the kernels run uncompiled, ``NUMBA_DISABLE_JIT=1``)."""
     # numba (0.68, 0.69) has no public way to ask this before loading: a dispatcher's public

@@ -33,6 +33,7 @@ from kinghill.physics.kernel.layout import (
     Work,
     X,
     Y,
+    named,
 )
 from kinghill.physics.kernel.plan import back_over_edge, overlaps
 from kinghill.physics.kernel.responses import bounce, collide, drop
@@ -55,8 +56,15 @@ def run(
     dt: float = REFERENCE_STEP,
 ) -> RawRun:
     """Play the shot with contacts checked every ``dt`` seconds."""
-    start = Start.of(positions, on_table, cue_ball, motion)
-    return play_in(play_fixed_step, table.arrays, start, dt)
+    return play_in(enter_fixed_step, table.plain, positions, on_table, cue_ball, motion, dt)
+
+
+@njit
+def enter_fixed_step(work: tuple, table: tuple, start: tuple, dt: float) -> tuple[bool, int, float]:
+    """:func:`play_fixed_step` entered from Python, its arguments plain tuples
+    (:func:`.layout.named`)."""
+    w, t, s = named(work, table, start)
+    return play_fixed_step(w, t, s, dt)
 
 
 @njit

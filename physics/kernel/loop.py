@@ -45,6 +45,7 @@ from kinghill.physics.kernel.layout import (
     Work,
     X,
     Y,
+    named,
 )
 from kinghill.physics.kernel.plan import back_over_edge, plan_all, plan_own, replan
 from kinghill.physics.kernel.responses import bounce, collide, drop, same_contact
@@ -75,8 +76,18 @@ def run(
 ) -> RawRun:
     """Play from ``positions`` (8 x 2) with ``cue_ball`` given ``motion`` until every ball is at
     rest, in the compiled loop; the arrays as it returns them."""
-    start = Start.of(positions, on_table, cue_ball, motion)
-    return play_in(play, table.arrays, start, record_paths, record_energy)
+    return play_in(
+        enter_play, table.plain, positions, on_table, cue_ball, motion, record_paths, record_energy
+    )
+
+
+@njit
+def enter_play(
+    work: tuple, table: tuple, start: tuple, paths: bool, with_energy: bool
+) -> tuple[bool, int, float]:
+    """:func:`play` entered from Python, its arguments plain tuples (:func:`.layout.named`)."""
+    w, t, s = named(work, table, start)
+    return play(w, t, s, paths, with_energy)
 
 
 @njit

@@ -68,6 +68,8 @@ class Table:
             geometry=self.geometry.arrays,
         )
         """The table as the kernel reads it."""
+        self.plain = tuple(self.arrays)
+        """The same as a plain tuple, as Python hands it to a kernel (:func:`.layout.named`)."""
 
     def _elements(self) -> np.ndarray:
         """The elements (:data:`LINE` ...) with their bounding boxes, in the order in which

@@ -26,8 +26,6 @@ from kinghill.physics.kernel.layout import (
     POCKETED,
     Kernel,
     Records,
-    Start,
-    TableArrays,
     Work,
     X,
     Y,
@@ -96,6 +94,8 @@ class Workspace:
         )
         self.work = Work(self.balls, self.flags, self.pairs, self.records)
         """The arrays as the kernels take them."""
+        self.plain = (self.balls, self.flags, self.pairs, tuple(self.records))
+        """The same as plain tuples, as Python hands them to a kernel (:func:`.layout.named`)."""
 
     def grown(self) -> Workspace:
         """This thread's workspace replaced by one with twice the room for records."""
@@ -132,12 +132,28 @@ def workspace() -> Workspace:
     return work
 
 
-def play_in(kernel: Kernel, table: TableArrays, start: Start, *options: object) -> RawRun:
-    """Run ``kernel(work, table, start, *options)`` in this thread's workspace, again in a
-    bigger one if the records ran out of room (the run is deterministic: the same)."""
+def play_in(
+    kernel: Kernel,
+    table: tuple,
+    positions: np.ndarray,
+    on_table: np.ndarray,
+    cue_ball: int,
+    motion: Motion,
+    *options: object,
+) -> RawRun:
+    """Play from ``positions`` (8 x 2) with ``cue_ball`` given ``motion`` in ``kernel``'s
+    twin that takes plain tuples (:data:`~.layout.Kernel`), on the ``table`` arrays
+    (:attr:`.table.Table.plain`), in this thread's workspace, again in a bigger one if the
+    records ran out of room (the run is deterministic: the same)."""
+    start = (
+        np.asarray(positions, dtype=np.float64),
+        np.asarray(on_table, dtype=np.bool_),
+        cue_ball,
+        motion,
+    )
     work = workspace()
     while True:
-        done, steps, duration = kernel(work.work, table, start, *options)
+        done, steps, duration = kernel(work.plain, table, start, *options)
         if done:
             return work.result(steps, duration)
         work = work.grown()
