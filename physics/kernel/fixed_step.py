@@ -18,11 +18,22 @@ from kinghill.physics.kernel.evolve import end_phase, rebase, set_up, start_phas
 from kinghill.physics.kernel.layout import (
     CAPTURE,
     CENTRE_LINE,
+    CR,
+    CX,
+    CY,
+    E_ID,
+    E_KIND,
     FALL_POCKET,
     FALL_T,
     LINE,
+    NX,
+    NY,
     ON,
     PHASE,
+    PX,
+    PY,
+    QX,
+    QY,
     SIDE,
     TEND,
     VX,
@@ -173,13 +184,14 @@ def _touch_table(
         el = elements[e]
         if not overlaps(el, x - R, y - R, x + R, y + R):
             continue
-        if el[0] == CAPTURE:
-            pocket = int(el[1])
-            if _falls(balls, flags, table, b, pocket, t, hypot(x - el[2], y - el[3]) < el[4]):
+        if el[E_KIND] == CAPTURE:
+            pocket = int(el[E_ID])
+            over = hypot(x - el[CX], y - el[CY]) < el[CR]
+            if _falls(balls, flags, table, b, pocket, t, over):
                 drop(balls, flags, pairs, rec, False, b, pocket, t)
                 return
-        elif el[0] == LINE:
-            px, py, qx, qy, nx, ny = el[2], el[3], el[4], el[5], el[6], el[7]
+        elif el[E_KIND] == LINE:
+            px, py, qx, qy, nx, ny = el[PX], el[PY], el[QX], el[QY], el[NX], el[NY]
             ex, ey = qx - px, qy - py
             u = (x - px) * ex + (y - py) * ey
             if (
@@ -190,7 +202,7 @@ def _touch_table(
                 bounce(balls, table, rec, False, b, e, t)
                 changed[b] = True
         else:
-            d = hypot(x - el[2], y - el[3])
-            if d < R + el[4] and balls[b, VX] * (x - el[2]) + balls[b, VY] * (y - el[3]) < 0.0:
+            dx, dy = x - el[CX], y - el[CY]
+            if hypot(dx, dy) < R + el[CR] and balls[b, VX] * dx + balls[b, VY] * dy < 0.0:
                 bounce(balls, table, rec, False, b, e, t)
                 changed[b] = True

@@ -36,10 +36,17 @@ OWN_PHASE, OWN_CUSHION, OWN_POCKET, OWN_CENTRE, OWN_FALL, OWN_LAND = range(6)
 sunk into a pocket, it crosses the centre line, its centre passes a fall edge, or comes back
 over it."""
 LINE, CIRCLE, CAPTURE = 0, 1, 2
-"""Kinds of the table's elements (column 0 of :attr:`TableArrays.elements`): a cushion or
-facing line (the id of its cushion, ``px, py, qx, qy, nx, ny, jaw``), a jaw tip (cushion,
-``cx, cy, r``), a pocket's hole (pocket, ``cx, cy, r``); columns 9-12 hold the element's
-bounding box (the broad phase's)."""
+"""Kinds of the table's elements (column :data:`E_KIND` of :attr:`TableArrays.elements`): a
+cushion or facing line, a jaw tip, a pocket's hole."""
+E_KIND, E_ID = 0, 1
+"""Columns of an element: its kind, the id of its cushion (a line, a tip) or pocket (a hole)."""
+PX, PY, QX, QY, NX, NY, JAW = range(2, 9)
+"""Columns of a line: its ends p and q, its unit normal (toward the side a ball comes from),
+whether it is a jaw's facing (1.0) or a cushion's nose (0.0)."""
+CX, CY, CR = 2, 3, 4
+"""Columns of a tip or a hole: its centre and radius."""
+BB_X0, BB_Y0, BB_X1, BB_Y1 = range(9, 13)
+"""Columns of every element: its bounding box (the broad phase's)."""
 BALL_BALL, BALL_CUSHION, POCKETED, CENTRE_LINE = 0, 1, 2, 3
 """Kinds of the events the kernel records (``(kind, ball, other ball / cushion / pocket)``)."""
 PAIRS = np.array([(i, j) for i in range(N_BALLS) for j in range(i + 1, N_BALLS)])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kinghill.physics.geometry import hanging_pocket
+from kinghill.physics.geometry import hanging_pocket, on_playing_area
 from kinghill.physics.jit import njit
 from kinghill.physics.kernel.cloth import RADIUS, RESTING
 from kinghill.physics.kernel.detect import (
@@ -24,14 +24,25 @@ from kinghill.physics.kernel.detect import (
 from kinghill.physics.kernel.layout import (
     AX,
     AY,
+    BB_X0,
+    BB_X1,
+    BB_Y0,
+    BB_Y1,
     BX0,
     BX1,
     BY0,
     BY1,
     CIRCLE,
+    CR,
+    CX,
+    CY,
+    E_ID,
+    E_KIND,
     FALL_POCKET,
     FALL_T,
     LINE,
+    NX,
+    NY,
     ON,
     OWN_CENTRE,
     OWN_CUSHION,
@@ -44,6 +55,10 @@ from kinghill.physics.kernel.layout import (
     OWN_T,
     PAIRS_OF,
     PHASE,
+    PX,
+    PY,
+    QX,
+    QY,
     SIDE,
     T0,
     TEND,
@@ -59,7 +74,7 @@ from kinghill.physics.names import N_BALLS
 @njit
 def overlaps(el: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> bool:
     """Whether element ``el``'s bounding box meets the box (x0, y0)-(x1, y1)."""
-    return el[9] <= x1 and x0 <= el[11] and el[10] <= y1 and y0 <= el[12]
+    return el[BB_X0] <= x1 and x0 <= el[BB_X1] and el[BB_Y0] <= y1 and y0 <= el[BB_Y1]
 
 
 @njit
@@ -90,9 +105,9 @@ def plan_own(balls: np.ndarray, flags: np.ndarray, table: TableArrays, i: int, n
         el = elements[e]
         if not overlaps(el, qx0, qy0, qx1, qy1):
             continue
-        kind = el[0]
+        kind = el[E_KIND]
         if kind == LINE:
-            px, py, qx, qy, nx, ny = el[2], el[3], el[4], el[5], el[6], el[7]
+            px, py, qx, qy, nx, ny = el[PX], el[PY], el[QX], el[QY], el[NX], el[NY]
             s0 = (x - px) * nx + (y - py) * ny - R
             tc = first_gap_closure(
                 s0, vx * nx + vy * ny, 0.5 * (ax * nx + ay * ny), min(horizon, bt - now)
@@ -106,21 +121,21 @@ def plan_own(balls: np.ndarray, flags: np.ndarray, table: TableArrays, i: int, n
                 if 0.0 <= u <= ex * ex + ey * ey and now + tc < bt:
                     bt, bk, bd = now + tc, OWN_CUSHION, e
         elif kind == CIRCLE or falling_into < 0:
-            reach = el[4] + R if kind == CIRCLE else el[4]
+            reach = el[CR] + R if kind == CIRCLE else el[CR]
             tc = first_circle_contact(
-                x - el[2], y - el[3], vx, vy, ax, ay, reach, min(horizon, bt - now)
+                x - el[CX], y - el[CY], vx, vy, ax, ay, reach, min(horizon, bt - now)
             )
             if now + tc < bt:
                 if kind == CIRCLE:
                     bt, bk, bd = now + tc, OWN_CUSHION, e
                 else:
-                    bt, bk, bd = now + tc, OWN_FALL, int(el[1])
-        elif int(el[1]) == falling_into:
+                    bt, bk, bd = now + tc, OWN_FALL, int(el[E_ID])
+        elif int(el[E_ID]) == falling_into:
             tc = first_circle_exit(
-                x - el[2], y - el[3], vx, vy, ax, ay, el[4], min(horizon, bt - now)
+                x - el[CX], y - el[CY], vx, vy, ax, ay, el[CR], min(horizon, bt - now)
             )
             if now + tc < bt:
-                bt, bk, bd = now + tc, OWN_LAND, int(el[1])
+                bt, bk, bd = now + tc, OWN_LAND, int(el[E_ID])
     # centre line: the first time x crosses L/2 moving to the other side
     side = s[SIDE]
     n, r1, r2 = quadratic_roots(x - table.centre_line, vx, 0.5 * ax)
@@ -220,7 +235,4 @@ def back_over_edge(table: TableArrays, pocket: int, x: float, y: float) -> bool:
     cx, cy, ax, ay = row[0], row[1], row[2], row[3]
     if not (x - cx) * ax + (y - cy) * ay < 0.0:
         return False
-    geometry = table.geometry
-    r, length, width = geometry[0][0], geometry[0][1], geometry[0][2]
-    on_area = r <= x <= length - r and r <= y <= width - r
-    return on_area or hanging_pocket(geometry, x, y) >= 0
+    return on_playing_area(table.geometry, x, y) or hanging_pocket(table.geometry, x, y) >= 0

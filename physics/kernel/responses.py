@@ -19,9 +19,16 @@ from kinghill.physics.kernel.layout import (
     BALL_BALL,
     BALL_CUSHION,
     CIRCLE,
+    CX,
+    CY,
+    E_ID,
+    E_KIND,
     FALL_POCKET,
     FALL_T,
+    JAW,
     LINE,
+    NX,
+    NY,
     ON,
     OWN_DATA,
     OWN_KIND,
@@ -142,15 +149,15 @@ def bounce(
 ) -> None:
     """Ball i meets element ``e`` (a cushion or facing line, or a jaw tip) at time t."""
     s, el = balls[i], table.elements[e]
-    if el[0] == CIRCLE:
-        dx, dy = s[X] - el[2], s[Y] - el[3]
+    if el[E_KIND] == CIRCLE:
+        dx, dy = s[X] - el[CX], s[Y] - el[CY]
         d = math.sqrt(dx * dx + dy * dy)
         nx, ny = dx / d, dy / d
         jaw = True
     else:
-        nx, ny = el[6], el[7]
-        jaw = el[8] != 0.0
-    record_event(rec, BALL_CUSHION, i, int(el[1]), t)
+        nx, ny = el[NX], el[NY]
+        jaw = el[JAW] != 0.0
+    record_event(rec, BALL_CUSHION, i, int(el[E_ID]), t)
     vn = s[VX] * nx + s[VY] * ny
     if vn > -PUSH_SPEED:
         lean(s, nx, ny, vn)
@@ -182,8 +189,8 @@ def same_contact(elements: np.ndarray, a: int, b: int) -> bool:
     """Whether elements a and b are the same contact for a ball (a line: the same cushion,
     normal and kind; a tip: the same cushion and centre)."""
     ea, eb = elements[a], elements[b]
-    if ea[0] != eb[0] or ea[1] != eb[1]:
+    if ea[E_KIND] != eb[E_KIND] or ea[E_ID] != eb[E_ID]:
         return False
-    if ea[0] == LINE:
-        return ea[6] == eb[6] and ea[7] == eb[7] and ea[8] == eb[8]
-    return ea[2] == eb[2] and ea[3] == eb[3]
+    if ea[E_KIND] == LINE:
+        return ea[NX] == eb[NX] and ea[NY] == eb[NY] and ea[JAW] == eb[JAW]
+    return ea[CX] == eb[CX] and ea[CY] == eb[CY]
