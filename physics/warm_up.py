@@ -55,11 +55,13 @@ def warm_up() -> float:
 def cached(kernel: Any = loop.enter_play) -> bool:
     """Whether ``kernel``'s machine code (by default the event loop's) is in numba's cache
     already (or the kernels run uncompiled, ``NUMBA_DISABLE_JIT=1``)."""
-    # numba (0.68, 0.69) has no public way to ask this before loading: a dispatcher's public
-    # ``stats`` counts cache hits and misses only once a call has compiled or loaded, which is
-    # too late to announce a compile. So this reads the cache's index file's path, private
-    # (``_cache._cache_file._index_path``), and says "cached" whenever that path is missing,
-    # so that a numba that moves it costs the one-line notice, never a failure.
+    # numba (0.68, 0.69) has no public way to ask this before loading. A dispatcher's public
+    # ``stats`` gives the cache's folder (``cache_path``) and counts hits and misses, but only
+    # once a call has loaded or compiled, too late to announce a compile; the index file's
+    # name inside that folder (function name, source line, Python version) is numba's own.
+    # So this reads the index file's path, private (``_cache._cache_file._index_path``), and
+    # says "cached" when the path is missing: a numba that moves it costs the one-line
+    # notice, never a failure.
     cache = getattr(kernel, "_cache", None)
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
     return index is None or Path(index).exists()
