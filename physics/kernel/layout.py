@@ -129,7 +129,8 @@ reference (:func:`kinghill.physics.kernel.fixed_step.play_fixed_step`) are kerne
 Python enters a kernel through its twin that takes the three as plain tuples and names them
 with :func:`named` (``loop.enter_play``, ``fixed_step.enter_fixed_step``): numba takes a plain
 tuple argument faster than a NamedTuple (about 0.5 us less a call each, a few per cent of a
-short shot), while inside compiled code a NamedTuple costs nothing."""
+short shot: ``benchmarks/physics/results.md``), while inside compiled code a NamedTuple costs
+nothing."""
 
 
 @njit
