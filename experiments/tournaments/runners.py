@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 
 from kinghill.envs.planning import warm_up
+from kinghill.experiments.tournaments.agent_process import check_main_guard
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask
 from kinghill.experiments.tournaments.lifeline import follow_parent
@@ -48,6 +49,7 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     def run(
         play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameOutcome]:
+        check_main_guard()  # each worker imports the main script first
         warm_up()  # a cold compile of the kernels here, once, not in every worker
         context = multiprocessing.get_context("spawn")
         from_main_thread = threading.current_thread() is threading.main_thread()
