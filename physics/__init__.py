@@ -1,16 +1,19 @@
-"""Billiards physics of the pyramid table on Pymunk: table, cue, cloth, contacts, pockets.
+"""Billiards physics of the pyramid table: table, cue, cloth, contacts, pockets.
 
-Knows nothing of the rules. The entry point is :func:`simulate`; :func:`simulate_many` and
-:func:`simulate_noisy` play many shots in one call.
+An analytic, event-driven engine compiled with numba (:mod:`kinghill.physics.kernel`); Pymunk
+is read once per table spec, for the bounding boxes of the cushions, jaws and pockets, and the
+broad phase over them runs in the compiled kernel. Knows nothing of the rules. The entry point
+is :func:`simulate`; :func:`simulate_many` and :func:`simulate_noisy` play many shots in one
+call.
 """
 
-from kinghill.physics.batch import simulate_many, simulate_noisy
 from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Pocketed
 from kinghill.physics.geometry import CushionShape, PocketShape, TableGeometry
 from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, WHITES, Cushion, Pocket
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, NoiseModel, Shot
 from kinghill.physics.simulate import simulate
+from kinghill.physics.simulate_many import simulate_many, simulate_noisy
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
 from kinghill.physics.warm_up import warm_up

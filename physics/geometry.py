@@ -31,15 +31,21 @@ import numpy as np
 from kinghill.physics.jit import njit
 from kinghill.physics.names import Cushion, Pocket
 from kinghill.physics.norm import hypot
+from kinghill.physics.pocket_frame import (
+    HOLD_TOLERANCE,
+    Point,
+    capture_centre,
+    fall_reach,
+    kind_of,
+    pocket_frame,
+    unit,
+)
 from kinghill.physics.spec import SPEC_CACHE_SIZE, TableSpec
 
-Point = tuple[float, float]
 Element = tuple  # ("line", cushion, px, py, qx, qy, nx, ny, jaw) | ("circle", cushion, cx, cy, r)
 FACING_MARGIN = 0.010
 """The facings reach this far (m) beyond the deepest place where a ball touching one meets the
 fall edge: deeper in, a ball is over the hole."""
-HOLD_TOLERANCE = 1e-9
-"""A resting ball may overlap a jaw or reach over the fall edge by this much (m): rounding."""
 
 
 @dataclass(frozen=True)
@@ -211,118 +217,21 @@ def _inside(polygon: np.ndarray, n: int, x: float, y: float) -> bool:
     return inside
 
 
-def _unit(x: float, y: float) -> Point:
-    n = math.hypot(x, y)
-    return (x / n, y / n)
-
-
-@dataclass(frozen=True)
-class _Frame:
-    """A pocket's kind, mouth centre, axis, and its jaws' cushions with their nose normals (into
-    the table) and sides (+1: across the axis to the left of it, -1: to the right)."""
-
-    kind: str
-    centre: Point
-    axis: Point
-    jaws: tuple[tuple[Cushion, Point, float], tuple[Cushion, Point, float]]
-
-
-def _pocket_frame(spec: TableSpec, pocket: Pocket) -> _Frame:
-    L, W = spec.length, spec.width
-    if pocket in (Pocket.MIDDLE_LEFT, Pocket.MIDDLE_RIGHT):
-        r = spec.middle_jaw_radius
-        y, ny = (W, -1.0) if pocket is Pocket.MIDDLE_LEFT else (0.0, 1.0)
-        front, rear = pocket.adjacent_cushions
-        axis = (0.0, -ny)
-        # left of the axis is (-ay, ax): for MIDDLE_LEFT (axis +y) that is -x, the front side
-        side = 1.0 if pocket is Pocket.MIDDLE_LEFT else -1.0
-        return _Frame(
-            "middle",
-            (L / 2, y - ny * r),
-            axis,
-            ((front, (0.0, ny), side), (rear, (0.0, ny), -side)),
-        )
-    r = spec.corner_jaw_radius
-    short, long_ = pocket.adjacent_cushions
-    cx = 0.0 if pocket in (Pocket.FRONT_LEFT, Pocket.FRONT_RIGHT) else L
-    cy = W if pocket in (Pocket.FRONT_LEFT, Pocket.REAR_LEFT) else 0.0
-    sx = 1.0 if cx == 0.0 else -1.0  # direction from the corner into the table along x
-    sy = 1.0 if cy == 0.0 else -1.0
-    axis = _unit(-sx, -sy)
-    # the tips' centres lie r behind both noses: the mouth line is this far from the corner
-    back = spec.corner_mouth / 2 + r - math.sqrt(2.0) * r
-    centre = (cx - axis[0] * back, cy - axis[1] * back)
-    left = (-axis[1], axis[0])
-    short_side = 1.0 if left[1] * sy > 0 else -1.0  # the short cushion's jaw lies along +-y
-    return _Frame(
-        "corner", centre, axis, ((short, (sx, 0.0), short_side), (long_, (0.0, sy), -short_side))
-    )
-
-
-def _fall_reach(spec: TableSpec, kind: str) -> float:
-    """How deep behind the mouth line a ball's centre running down a facing meets the fall edge.
-
-    The slate's cut must span the throat there (else a ball could roll on beside the fall edge):
-    a clear error if it does not.
-    """
-    dims = spec.pocket(kind)
-    mouth, radius, opening, depth, cut = (
-        dims.mouth,
-        dims.jaw_radius,
-        dims.facing_angle,
-        dims.fall_depth,
-        dims.fall_radius,
-    )
-    c, t = math.cos(opening), math.tan(opening)
-    d = depth
-    for _ in range(50):  # the centre's room widens with depth, the cut's edge recedes with width
-        half = max(0.0, mouth / 2 + radius * (1 - c) + (d - radius * math.sin(opening)) * t)
-        half = max(0.0, half - spec.radius / c)
-        if half >= 0.98 * cut:
-            raise ValueError(
-                f"TableSpec.{kind}_fall_radius ({cut} m) is too small: the slate's cut must span "
-                f"the room between the facings ({half:.4f} m either side of the axis)"
-            )
-        d = depth + cut - math.sqrt(cut * cut - half * half)
-    return d
-
-
-def _check_closing(spec: TableSpec, kind: str) -> None:
-    """Facings that close in behind the tips must do so over the slate's cut: a ball's centre
-    touching the start of one must already be past the fall edge, else a ball still on the
-    slate would meet a gap narrower than the mouth (a clear error names the deepest fall edge
-    that allows the angle)."""
-    dims = spec.pocket(kind)
-    if dims.facing_angle >= 0.0:
-        return
-    reach = dims.jaw_radius + spec.radius
-    across = dims.mouth / 2 + dims.jaw_radius - reach * math.cos(dims.facing_angle)
-    along = reach * math.sin(dims.facing_angle)  # in front of the mouth line (< 0)
-    cut = dims.fall_radius
-    deepest = along - cut + math.sqrt(max(cut * cut - across * across, 0.0))
-    if across >= cut or dims.fall_depth > deepest + HOLD_TOLERANCE:
-        raise ValueError(
-            f"TableSpec.{kind}_facing_angle ({math.degrees(dims.facing_angle):.1f} degrees) "
-            f"closes the facings in front of the fall edge, narrower than the mouth: put "
-            f"TableSpec.{kind}_fall_depth at {deepest:.4f} m or less, or open the facings"
-        )
-
-
 @lru_cache(maxsize=SPEC_CACHE_SIZE)
 def _build(spec: TableSpec) -> TableGeometry:
     elements: list[Element] = []
     pockets: dict[Pocket, PocketShape] = {}
     nose_ends: dict[Cushion, list[Point]] = {c: [] for c in Cushion}
     jaw_outlines: dict[Cushion, list[list[Point]]] = {c: [] for c in Cushion}
-    for pocket in Pocket:
-        frame = _pocket_frame(spec, pocket)
-        dims = spec.pocket(frame.kind)
+    for pocket in Pocket:  # the spec has checked its pockets (pocket_frame.check_pocket)
+        dims = spec.pocket(kind_of(pocket))
+        frame = pocket_frame(pocket, dims, spec.length, spec.width)
         radius, mouth, opening = dims.jaw_radius, dims.mouth, dims.facing_angle
         fall_depth, fall_radius = dims.fall_depth, dims.fall_radius
         (ox, oy), (ax, ay) = frame.centre, frame.axis
         left = (-ay, ax)
-        depth = max(_fall_reach(spec, frame.kind), radius) + spec.radius + FACING_MARGIN
-        _check_closing(spec, frame.kind)
+        reach = fall_reach(frame.kind, dims, spec.radius)
+        depth = max(reach, radius) + spec.radius + FACING_MARGIN
         ends: list[Point] = []
         sides: list[list[Point]] = []
         for cushion, normal, side in frame.jaws:
@@ -344,17 +253,7 @@ def _build(spec: TableSpec) -> TableGeometry:
             jaw_outlines[cushion].append([*arc, f1])
             ends.append((cx - ex * radius, cy - ey * radius))
             sides.append([*arc, f1])
-        capture = (ox + ax * (fall_depth + fall_radius), oy + ay * (fall_depth + fall_radius))
-        r = spec.radius
-        nearest = (
-            min(max(capture[0], r), spec.length - r),
-            min(max(capture[1], r), spec.width - r),
-        )
-        if math.dist(nearest, capture) <= fall_radius:
-            raise ValueError(
-                f"TableSpec.{frame.kind}_fall_depth ({fall_depth} m) puts the fall edge within "
-                "reach of a ball standing on the playing area: move it deeper into the pocket"
-            )
+        capture = capture_centre(frame, dims)
         throat = tuple(sides[0]) + tuple(reversed(sides[1]))
         pockets[pocket] = PocketShape(
             pocket=pocket,
@@ -370,7 +269,7 @@ def _build(spec: TableSpec) -> TableGeometry:
     cushions: dict[Cushion, CushionShape] = {}
     for cushion in Cushion:
         (px, py), (qx, qy) = nose_ends[cushion]
-        nx, ny = _unit(-(qy - py), qx - px)
+        nx, ny = unit(-(qy - py), qx - px)
         mid = ((px + qx) / 2, (py + qy) / 2)
         if (spec.length / 2 - mid[0]) * nx + (spec.width / 2 - mid[1]) * ny < 0:
             nx, ny = -nx, -ny

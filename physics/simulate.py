@@ -8,12 +8,12 @@ import numpy as np
 
 from kinghill.physics.arguments import check_arguments
 from kinghill.physics.cue import strike
-from kinghill.physics.reference import run_fixed_step
+from kinghill.physics.kernel import fixed_step, loop
+from kinghill.physics.kernel.table import Table
 from kinghill.physics.result import ShotResult
 from kinghill.physics.sampling import trajectory_of
 from kinghill.physics.shot import NoiseModel, Shot
 from kinghill.physics.state import TableState
-from kinghill.physics.stepper import Table, run_raw
 from kinghill.physics.warm_up import warm_up
 
 
@@ -35,7 +35,8 @@ def simulate(
     :param noise: execution noise applied to the shot before it is played (None: none).
     :param trajectory: also sample the balls' positions for rendering.
     :param trajectory_fps: sampling rate of the trajectory (frames per simulated second).
-    :param reference: the fixed-step (1/5000 s) reference mode (:mod:`reference`), for the
+    :param reference: the fixed-step (1/5000 s) reference mode
+        (:mod:`kinghill.physics.kernel.fixed_step`), for the
         benchmark only; slow, no trajectory.
     :raises TypeError: an argument of the wrong type (the message names it).
     :raises ValueError: the cue ball is not on the table (nothing is simulated).
@@ -50,10 +51,10 @@ def simulate(
     motion = strike(shot, spec.radius)
     table = Table.of(spec)
     if reference:
-        result = run_fixed_step(table, state.positions, state.on_table, shot.cue_ball, motion)
+        result = fixed_step.run(table, state.positions, state.on_table, shot.cue_ball, motion)
         trajectory = False
     else:
-        result = run_raw(
+        result = loop.run(
             table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=trajectory
         )
     return ShotResult(

@@ -9,22 +9,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from kinghill.physics.names import Pocket
+from kinghill.physics.pocket_frame import PocketDimensions, check_pocket, kind_of
 from kinghill.physics.resolve.ball_cushion import LAWS, RESTITUTIONS, Rubber, make_law
 
 SPEC_CACHE_SIZE = 16
 """How many distinct specs keep their derived tables (geometry, engine table) cached: the most
 recently used ones, so that a user drawing a new table per episode keeps flat memory."""
-
-
-@dataclass(frozen=True)
-class PocketDimensions:
-    """The dimensions of one kind of pocket (corner or middle), read from a :class:`TableSpec`."""
-
-    mouth: float
-    jaw_radius: float
-    facing_angle: float
-    fall_depth: float
-    fall_radius: float
 
 
 SIGNED = ("corner_fall_depth", "middle_fall_depth", "corner_facing_angle", "middle_facing_angle")
@@ -187,9 +178,8 @@ class TableSpec:
 
         make_law(self.cushion_law, self.cushion_rubber)  # each law's own limits, said early
         make_law(self.jaw_law, self.jaw_rubber)
-        from kinghill.physics.geometry import TableGeometry  # the pockets' shapes check the rest
-
-        TableGeometry.from_spec(self)
+        for pocket in Pocket:  # what the pockets' shapes need of their dimensions
+            check_pocket(pocket, self.pocket(kind_of(pocket)), self.radius, self.length, self.width)
 
     @property
     def cushion_rubber(self) -> Rubber:

@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from kinghill.physics.cue import strike
-from kinghill.physics.many import play_batch
+from kinghill.physics.kernel import loop
+from kinghill.physics.kernel.batch import play_batch
+from kinghill.physics.kernel.table import Table
 from kinghill.physics.sampling import trajectory_of
 from kinghill.physics.shot import Shot
 from kinghill.physics.state import TableState
-from kinghill.physics.stepper import Table, _play, run_raw
 
 _READY: list[bool] = []
 """Non-empty once this process's kernels are ready."""
@@ -40,7 +41,7 @@ def warm_up() -> float:
     state, shot = TableState.rack(), Shot(1, 0.0, 7.0)
     table = Table.of(state.spec)
     motion = strike(shot, state.spec.radius)
-    raw = run_raw(table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=True)
+    raw = loop.run(table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=True)
     trajectory_of(raw.segments, 30.0)
     motions = np.array([motion])
     play_batch(table, state.positions[None], state.on_table[None], np.array([1]), motions)
@@ -51,9 +52,16 @@ def warm_up() -> float:
     return seconds
 
 
-def cached(kernel: Any = _play) -> bool:
+def cached(kernel: Any = loop.enter_play) -> bool:
     """Whether ``kernel``'s machine code (by default the event loop's) is in numba's cache
     already (or the kernels run uncompiled, ``NUMBA_DISABLE_JIT=1``)."""
+    # numba (0.68, 0.69) has no public way to ask this before loading. A dispatcher's public
+    # ``stats`` gives the cache's folder (``cache_path``) and counts hits and misses, but only
+    # once a call has loaded or compiled, too late to announce a compile; the index file's
+    # name inside that folder (function name, source line, Python version) is numba's own.
+    # So this reads the index file's path, private (``_cache._cache_file._index_path``), and
+    # says "cached" when the path is missing: a numba that moves it costs the one-line
+    # notice, never a failure.
     cache = getattr(kernel, "_cache", None)
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
     return index is None or Path(index).exists()

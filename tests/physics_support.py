@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -16,10 +17,62 @@ from kinghill.physics import (
     TableState,
 )
 from kinghill.physics.cue import strike
-from kinghill.physics.stepper import Run, run
+from kinghill.physics.events import Event
+from kinghill.physics.kernel import loop
+from kinghill.physics.kernel.table import Table
+from kinghill.physics.resolve.motion import Motion
 
 SPEC = TableSpec()
 R = SPEC.radius
+
+
+@dataclass
+class Run:
+    """What one run of the event loop produced, as Python values."""
+
+    positions: list[tuple[float, float]]
+    on_table: list[bool]
+    events: list[Event]
+    duration: float
+    steps: int
+    segments: list[list[tuple[float, ...]]] | None = None
+    """Per ball: ``(t0, x, y, vx, vy, ax, ay)`` at every change of its path (for trajectories)."""
+    energies: list[float] = field(default_factory=list)
+    """Total kinetic energy after each event (when asked for)."""
+    cushion_impacts: list[tuple[Motion, Motion]] = field(default_factory=list)
+    """The motion before and after each impact a cushion or jaw law resolved (with paths)."""
+
+
+def run(
+    spec: TableSpec,
+    positions: list[tuple[float, float]],
+    on_table: list[bool],
+    cue_ball: int,
+    motion: Motion,
+    *,
+    record_paths: bool = False,
+    record_energy: bool = False,
+) -> Run:
+    """Play from ``positions`` with ``cue_ball`` given ``motion`` until every ball is at rest."""
+    raw = loop.run(
+        Table.of(spec),
+        np.array(positions, dtype=np.float64),
+        np.array(on_table, dtype=np.bool_),
+        cue_ball,
+        motion,
+        record_paths=record_paths,
+        record_energy=record_energy,
+    )
+    return Run(
+        positions=[(x, y) for x, y in raw.positions.tolist()],
+        on_table=raw.on_table.tolist(),
+        events=raw.events(),
+        duration=raw.duration,
+        steps=raw.steps,
+        segments=raw.paths() if record_paths else None,
+        energies=raw.energies.tolist(),
+        cushion_impacts=[(tuple(m[:5]), tuple(m[5:])) for m in raw.impacts.tolist()],
+    )
 
 
 def lone_ball(xy: tuple[float, float]) -> tuple[list[tuple[float, float]], list[bool]]:

@@ -17,7 +17,7 @@ from kinghill.physics import (
     simulate_many,
     simulate_noisy,
 )
-from kinghill.physics.stepper import _WORKSPACES, Workspace
+from kinghill.physics.kernel.workspace import _WORKSPACES, Workspace
 
 
 def same(a: ShotResult, b: ShotResult) -> bool:

@@ -1,11 +1,10 @@
 """Cloth motion and the cue tip: sliding to rolling, rolling to rest, spin from tip offsets."""
 
 import pytest
-from physics_support import lone_ball
+from physics_support import lone_ball, run
 
 from kinghill.physics import CentreLine, Shot, TableSpec, TableState, simulate
 from kinghill.physics.cue import strike
-from kinghill.physics.stepper import run
 
 SPEC = TableSpec()
 R = SPEC.radius

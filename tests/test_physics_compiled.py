@@ -64,14 +64,14 @@ def test_uncompiled_source_gives_the_compiled_results_bit_for_bit() -> None:
         # a ball-ball model that does nothing: the pair stays closing after the response, so
         # both balls stop where they touch; nothing loops
         (
-            "stepper.impact = lambda m, nx, ny, *ab: ab",
+            "responses.impact = lambda m, nx, ny, *ab: ab",
             "{1: (1.0, 0.8875), 2: (1.5, 0.8875)}, Shot(1, 0.0, 3.0)",
             {"kinds": ["BallBall"], "x1": 1.5 - 2 * 0.034, "ball2": [1.5, 0.8875]},
         ),
         # a cushion law that does nothing: the ball stays pressed into the cushion and stops
         # on it instead of touching it again and again at the same instant
         (
-            "stepper.rubber_impact = lambda law, nx, ny, *m: m",
+            "responses.rubber_impact = lambda law, nx, ny, *m: m",
             "{1: (1.0, 0.8875)}, Shot(1, math.pi / 2, 3.0)",
             {"kinds": ["BallCushion"], "y1": 1.775 - 0.034},
         ),
@@ -83,7 +83,8 @@ def test_a_response_that_leaves_a_contact_closing_stops_the_balls(
     """Last resort against any stuck contact (the models swapped in the uncompiled source)."""
     script = (
         "import json, math\n"
-        "from kinghill.physics import stepper, Shot\n"
+        "from kinghill.physics import Shot\n"
+        "from kinghill.physics.kernel import responses\n"
         "from physics_support import play\n"
         f"{patch}\n"
         f"out = play({shot})\n"

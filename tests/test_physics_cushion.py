@@ -3,12 +3,11 @@
 import math
 
 import pytest
-from physics_support import SPEC, R, play, velocity_at
+from physics_support import SPEC, R, Run, play, velocity_at
 
 from kinghill.physics import BallCushion, Cushion, Shot
-from kinghill.physics.resolve.ball_ball import Motion
 from kinghill.physics.resolve.ball_cushion import Mathavan2010
-from kinghill.physics.stepper import Run
+from kinghill.physics.resolve.motion import Motion
 
 L, W = SPEC.length, SPEC.width
 

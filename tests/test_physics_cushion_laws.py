@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from kinghill.physics import TableSpec
+from kinghill.physics.kernel.table import Table
 from kinghill.physics.resolve.ball_cushion import (
     LAWS,
     Han2005,
@@ -16,7 +17,6 @@ from kinghill.physics.resolve.ball_cushion import (
     SimpleCushion,
     make_law,
 )
-from kinghill.physics.stepper import Table
 
 R = 0.034
 PYRAMID = Rubber(radius=R, height=0.042, e=0.85, mu=0.2, mu_cloth=0.2)

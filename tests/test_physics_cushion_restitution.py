@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from kinghill.physics import TableSpec
+from kinghill.physics.kernel.table import Table
 from kinghill.physics.resolve.ball_cushion import LAWS, RESTITUTIONS, Rubber, make_law
 from kinghill.physics.resolve.ball_cushion.restitution import han_2005
-from kinghill.physics.stepper import Table
 
 R = 0.034
 HAN = Rubber(radius=R, height=0.042, e=0.85, mu=0.2, mu_cloth=0.2, restitution="han_2005")

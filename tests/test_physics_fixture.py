@@ -62,8 +62,9 @@ def test_a_one_ulp_change_of_a_cushion_constant_shows_in_the_replay() -> None:
     """The exact comparison above is sharp: the default cushion's e moved by one ulp (in a table
     of its own, so nothing else sees it) changes recorded shots in their last bits."""
     from kinghill.physics.cue import strike
+    from kinghill.physics.kernel import loop
+    from kinghill.physics.kernel.table import Table
     from kinghill.physics.resolve.ball_cushion.law import E
-    from kinghill.physics.stepper import Table, run_raw
 
     specs, a = load()
 
@@ -74,12 +75,12 @@ def test_a_one_ulp_change_of_a_cushion_constant_shows_in_the_replay() -> None:
                 continue
             state, shot = case_of(specs[0], a["positions"][k], a["shot"][k])
             motion = strike(shot, specs[0].radius)
-            raw = run_raw(table, state.positions, state.on_table, shot.cue_ball, motion)
+            raw = loop.run(table, state.positions, state.on_table, shot.cue_ball, motion)
             final = np.where(raw.on_table[:, None], raw.positions, np.nan)
             count += not np.array_equal(final, a["final"][k], equal_nan=True)
         return count
 
     table = Table(specs[0])
     assert changed(table) == 0
-    table.kernel[2][E] = np.nextafter(table.kernel[2][E], 1.0)
+    table.arrays.cushion_law[E] = np.nextafter(table.arrays.cushion_law[E], 1.0)
     assert changed(table) > 0

@@ -9,12 +9,11 @@ cushions, and most shots are aimed at a ball, hard, with heavy draw, follow and 
 import math
 
 import numpy as np
-from physics_support import SPEC, R, assert_physical
+from physics_support import SPEC, R, assert_physical, run
 
 from kinghill.physics import TableState
 from kinghill.physics.cue import strike
 from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, Shot
-from kinghill.physics.stepper import run
 
 N_SHOTS = 5000
 FRAME_SHOTS = 25

@@ -4,11 +4,10 @@ import math
 
 import numpy as np
 import pytest
-from physics_support import SPEC, R, assert_physical
+from physics_support import SPEC, R, assert_physical, run
 
 from kinghill.physics.cue import strike
 from kinghill.physics.shot import MISCUE_LIMIT, Shot
-from kinghill.physics.stepper import run
 
 N_SHOTS = 10_000
 

@@ -7,11 +7,10 @@ the playing area, no energy gained and a consistent log.
 
 import numpy as np
 import pytest
-from physics_support import SPEC, R, assert_physical, layout
+from physics_support import SPEC, R, Run, assert_physical, layout, run
 
 from kinghill.physics import BallCushion, Pocketed, Shot, TableState
 from kinghill.physics.cue import strike
-from kinghill.physics.stepper import Run, run
 
 Balls = dict[int, tuple[float, float]]
 RACK: Balls = {b: (float(x), float(y)) for b, (x, y) in enumerate(TableState.rack().positions)}

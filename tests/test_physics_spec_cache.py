@@ -5,8 +5,8 @@ import tracemalloc
 
 from kinghill.physics import Shot, TableSpec, TableState, simulate
 from kinghill.physics.geometry import _build
+from kinghill.physics.kernel.table import _table_of
 from kinghill.physics.spec import SPEC_CACHE_SIZE
-from kinghill.physics.stepper import _table_of
 
 
 def _play_on(spec: TableSpec) -> None:

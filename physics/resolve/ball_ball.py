@@ -15,23 +15,22 @@ import math
 import numpy as np
 
 from kinghill.physics.jit import njit
-from kinghill.physics.spec import TableSpec
+from kinghill.physics.resolve.motion import Motion
 
-Motion = tuple[float, float, float, float, float]
-"""``(vx, vy, wx, wy, wz)`` of one ball."""
 Pair = tuple[float, float, float, float, float, float, float, float, float, float]
 """The motions of two balls, one after the other."""
 
 
 class BallBallModel:
-    """Coefficients of one table (restitution, the friction law) ready for :meth:`solve`."""
+    """Coefficients of one table (restitution, the friction law) ready for :meth:`solve`: the
+    ball's radius, ``TableSpec.e_ball`` and ``mu_ball_a``, ``_b``, ``_c``."""
 
     __slots__ = ("radius", "e", "mu_a", "mu_b", "mu_c", "params")
 
-    def __init__(self, spec: TableSpec) -> None:
-        self.radius = spec.radius
-        self.e = spec.e_ball
-        self.mu_a, self.mu_b, self.mu_c = spec.mu_ball_a, spec.mu_ball_b, spec.mu_ball_c
+    def __init__(self, radius: float, e: float, mu_a: float, mu_b: float, mu_c: float) -> None:
+        self.radius = radius
+        self.e = e
+        self.mu_a, self.mu_b, self.mu_c = mu_a, mu_b, mu_c
         self.params = np.array([self.radius, self.e, self.mu_a, self.mu_b, self.mu_c])
         """``(R, e, mu_a, mu_b, mu_c)`` as :func:`impact` takes them."""
 

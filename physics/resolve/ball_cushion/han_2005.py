@@ -32,7 +32,7 @@ from kinghill.physics.resolve.ball_cushion.law import (
 from kinghill.physics.resolve.ball_cushion.restitution import e_at
 
 if TYPE_CHECKING:
-    from kinghill.physics.resolve.ball_ball import Motion
+    from kinghill.physics.resolve.motion import Motion
 
 STICK = 3.5
 """Tangential impulse per unit slip that stops the contact point of a free sphere (eq 16, A)."""

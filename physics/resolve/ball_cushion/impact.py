@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from kinghill.physics.jit import njit
-from kinghill.physics.resolve.ball_ball import Motion
 from kinghill.physics.resolve.ball_cushion import han_2005, mathavan_2010, simple
 from kinghill.physics.resolve.ball_cushion.law import HAN, LAW, MATHAVAN, from_local, to_local
+from kinghill.physics.resolve.motion import Motion
 
 
 @njit

@@ -20,7 +20,7 @@ from kinghill.physics.jit import njit
 from kinghill.physics.resolve.ball_cushion.restitution import CODES, RESTITUTIONS
 
 if TYPE_CHECKING:
-    from kinghill.physics.resolve.ball_ball import Motion
+    from kinghill.physics.resolve.motion import Motion
 
 MATHAVAN, HAN, SIMPLE = 0, 1, 2
 """The laws' codes (:attr:`FrameLaw.CODE`)."""

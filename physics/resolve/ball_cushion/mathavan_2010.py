@@ -48,7 +48,7 @@ from kinghill.physics.resolve.ball_cushion.law import (
 from kinghill.physics.resolve.ball_cushion.restitution import e_at
 
 if TYPE_CHECKING:
-    from kinghill.physics.resolve.ball_ball import Motion
+    from kinghill.physics.resolve.motion import Motion
 
 STEPS = 2
 """Steps of ``P_I`` per phase (the last one sized to end the phase)."""

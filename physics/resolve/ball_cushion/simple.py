@@ -23,7 +23,7 @@ from kinghill.physics.resolve.ball_cushion.law import COS, MU, RESTITUTION, SIMP
 from kinghill.physics.resolve.ball_cushion.restitution import e_at
 
 if TYPE_CHECKING:
-    from kinghill.physics.resolve.ball_ball import Motion
+    from kinghill.physics.resolve.motion import Motion
 
 
 class SimpleCushion(Han2005):

@@ -4,56 +4,61 @@ Every step moves all balls along their analytic cloth paths by dt; contacts are 
 when the bodies already overlap at the end of a step (as in a fixed-step integrator) and are
 resolved there, with the normal taken from the overlapping positions. Comparing it with the
 event-driven engine shows what exact contact times buy (the benchmark reports both). It is a
-compiled kernel too, made of the event loop's own pieces (:mod:`stepper`).
+compiled kernel too, made of the event loop's own pieces (:mod:`.evolve`, :mod:`.responses`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from kinghill.physics.cloth import RADIUS, RESTING
-from kinghill.physics.detect import INF
 from kinghill.physics.jit import njit
-from kinghill.physics.names import N_BALLS
-from kinghill.physics.norm import hypot
-from kinghill.physics.resolve.ball_ball import Motion
-from kinghill.physics.stepper import (
+from kinghill.physics.kernel.cloth import RADIUS, RESTING
+from kinghill.physics.kernel.detect import INF
+from kinghill.physics.kernel.evolve import end_phase, rebase, set_up, start_phase
+from kinghill.physics.kernel.layout import (
     CAPTURE,
     CENTRE_LINE,
+    CR,
+    CX,
+    CY,
+    E_ID,
+    E_KIND,
     FALL_POCKET,
     FALL_T,
     LINE,
+    NX,
+    NY,
     ON,
     PHASE,
+    PX,
+    PY,
+    QX,
+    QY,
     SIDE,
     TEND,
     VX,
     VY,
-    RawRun,
     Records,
-    Table,
+    Start,
     TableArrays,
+    Work,
     X,
     Y,
-    _back_over_edge,
-    _event,
-    _overlaps,
-    bounce,
-    collide,
-    drop,
-    end_phase,
-    full,
-    play_in,
-    rebase,
-    set_up,
-    start_phase,
+    named,
 )
+from kinghill.physics.kernel.plan import back_over_edge, overlaps
+from kinghill.physics.kernel.responses import bounce, collide, drop
+from kinghill.physics.kernel.table import Table
+from kinghill.physics.kernel.workspace import RawRun, full, play_in, record_event
+from kinghill.physics.names import N_BALLS
+from kinghill.physics.norm import hypot
+from kinghill.physics.resolve.motion import Motion
 
 REFERENCE_STEP = 1.0 / 5000.0
 """Time step of the fixed-step reference mode (s)."""
 
 
-def run_fixed_step(
+def run(
     table: Table,
     positions: np.ndarray,
     on_table: np.ndarray,
@@ -62,9 +67,15 @@ def run_fixed_step(
     dt: float = REFERENCE_STEP,
 ) -> RawRun:
     """Play the shot with contacts checked every ``dt`` seconds."""
-    pos = np.asarray(positions, dtype=np.float64)
-    on = np.asarray(on_table, dtype=np.bool_)
-    return play_in(_fixed_step, table.kernel, pos, on, cue_ball, *motion, dt)
+    return play_in(enter_fixed_step, table.plain, positions, on_table, cue_ball, motion, dt)
+
+
+@njit
+def enter_fixed_step(work: tuple, table: tuple, start: tuple, dt: float) -> tuple[bool, int, float]:
+    """:func:`play_fixed_step` entered from Python, its arguments plain tuples
+    (:func:`.layout.named`)."""
+    w, t, s = named(work, table, start)
+    return play_fixed_step(w, t, s, dt)
 
 
 @njit
@@ -73,27 +84,16 @@ def _moving(flags: np.ndarray, b: int) -> bool:
 
 
 @njit
-def _fixed_step(
-    balls: np.ndarray,
-    flags: np.ndarray,
-    pairs: np.ndarray,
-    rec: Records,
-    table: TableArrays,
-    positions: np.ndarray,
-    on_table: np.ndarray,
-    cue: int,
-    vx: float,
-    vy: float,
-    wx: float,
-    wy: float,
-    wz: float,
-    dt: float,
+def play_fixed_step(
+    work: Work, table: TableArrays, start: Start, dt: float
 ) -> tuple[bool, int, float]:
-    """The fixed-step loop, as :func:`stepper._play` returns."""
-    cloth = table[0]
-    set_up(balls, flags, pairs, rec, table, positions, on_table, cue, vx, vy, wx, wy, wz, False)
+    """The fixed-step loop, a kernel (:data:`~kinghill.physics.kernel.layout.Kernel`), as
+    :func:`kinghill.physics.kernel.loop.play` returns."""
+    balls, flags, pairs, rec = work.balls, work.flags, work.pairs, work.records
+    cloth = table.cloth
+    set_up(work, table, start, False)
     R = cloth[RADIUS]
-    half = table[6][0]
+    half = table.centre_line
     t, steps = 0.0, 0
     moving = np.zeros(N_BALLS, dtype=np.bool_)
     changed = np.zeros(N_BALLS, dtype=np.bool_)
@@ -118,7 +118,7 @@ def _fixed_step(
             side = 1.0 if balls[b, X] >= half else -1.0
             if side != balls[b, SIDE]:
                 balls[b, SIDE] = side
-                _event(rec, CENTRE_LINE, b, -1, t)
+                record_event(rec, CENTRE_LINE, b, -1, t)
         changed[:] = False
         for b in range(N_BALLS):
             if moving[b] and flags[b, ON]:
@@ -157,9 +157,9 @@ def _falls(
     ``t``."""
     gone, pocket = balls[b, FALL_T], flags[b, FALL_POCKET]
     if pocket < 0 and over:
-        balls[b, FALL_T], flags[b, FALL_POCKET] = t + table[6][1], pocket_of
+        balls[b, FALL_T], flags[b, FALL_POCKET] = t + table.fall_time, pocket_of
     elif pocket == pocket_of and not over:
-        if not _back_over_edge(table, pocket_of, balls[b, X], balls[b, Y]):
+        if not back_over_edge(table, pocket_of, balls[b, X], balls[b, Y]):
             return True  # left the hole on its far side: the pocket's back
         balls[b, FALL_T], flags[b, FALL_POCKET] = INF, -1
     return pocket == pocket_of and over and t >= gone
@@ -171,7 +171,7 @@ def _touch_table(
     flags: np.ndarray,
     pairs: np.ndarray,
     table: TableArrays,
-    rec: tuple,
+    rec: Records,
     b: int,
     t: float,
     R: float,
@@ -179,18 +179,19 @@ def _touch_table(
 ) -> None:
     """Cushion, jaw or capture contacts of ball b at the end of a step."""
     x, y = balls[b, X], balls[b, Y]
-    elements = table[4]
+    elements = table.elements
     for e in range(elements.shape[0]):
         el = elements[e]
-        if not _overlaps(el, x - R, y - R, x + R, y + R):
+        if not overlaps(el, x - R, y - R, x + R, y + R):
             continue
-        if el[0] == CAPTURE:
-            pocket = int(el[1])
-            if _falls(balls, flags, table, b, pocket, t, hypot(x - el[2], y - el[3]) < el[4]):
+        if el[E_KIND] == CAPTURE:
+            pocket = int(el[E_ID])
+            over = hypot(x - el[CX], y - el[CY]) < el[CR]
+            if _falls(balls, flags, table, b, pocket, t, over):
                 drop(balls, flags, pairs, rec, False, b, pocket, t)
                 return
-        elif el[0] == LINE:
-            px, py, qx, qy, nx, ny = el[2], el[3], el[4], el[5], el[6], el[7]
+        elif el[E_KIND] == LINE:
+            px, py, qx, qy, nx, ny = el[PX], el[PY], el[QX], el[QY], el[NX], el[NY]
             ex, ey = qx - px, qy - py
             u = (x - px) * ex + (y - py) * ey
             if (
@@ -201,7 +202,7 @@ def _touch_table(
                 bounce(balls, table, rec, False, b, e, t)
                 changed[b] = True
         else:
-            d = hypot(x - el[2], y - el[3])
-            if d < R + el[4] and balls[b, VX] * (x - el[2]) + balls[b, VY] * (y - el[3]) < 0.0:
+            dx, dy = x - el[CX], y - el[CY]
+            if hypot(dx, dy) < R + el[CR] and balls[b, VX] * dx + balls[b, VY] * dy < 0.0:
                 bounce(balls, table, rec, False, b, e, t)
                 changed[b] = True

@@ -16,12 +16,12 @@ import numpy as np
 
 from kinghill.physics.arguments import check_arguments
 from kinghill.physics.cue import strike
-from kinghill.physics.many import play_batch
+from kinghill.physics.kernel.batch import play_batch
+from kinghill.physics.kernel.table import Table
 from kinghill.physics.names import N_BALLS
 from kinghill.physics.result import ShotResult
 from kinghill.physics.shot import NoiseModel, Shot
 from kinghill.physics.state import TableState
-from kinghill.physics.stepper import Table
 from kinghill.physics.warm_up import warm_up
 
 

@@ -1,30 +1,25 @@
-"""The compiled loop over a batch of shots behind :mod:`kinghill.physics.batch`."""
+"""The event loop over a batch of shots, compiled too: what
+:func:`kinghill.physics.simulate_many` plays its shots with (one entry into compiled code for
+the whole batch instead of one a shot)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from kinghill.physics.jit import njit
+from kinghill.physics.kernel.layout import ON, Start, TableArrays, Work, X, Y
+from kinghill.physics.kernel.loop import play
+from kinghill.physics.kernel.table import Table
+from kinghill.physics.kernel.workspace import RawRun, workspace
 from kinghill.physics.names import N_BALLS
-from kinghill.physics.stepper import (
-    ON,
-    RawRun,
-    Records,
-    Table,
-    TableArrays,
-    Workspace,
-    X,
-    Y,
-    _play,
-    workspace,
-)
 
 
 def play_batch(
     table: Table, positions: np.ndarray, on: np.ndarray, cues: np.ndarray, motions: np.ndarray
 ) -> list[RawRun]:
-    """The kernel over the batch; shot by shot into the outputs, resumed in a bigger workspace
-    or with bigger outputs when one runs out of room."""
+    """Shot k from ``positions[k]``, ``on[k]`` with ball ``cues[k]`` given ``motions[k]``, for
+    every k: shot by shot into the outputs, resumed in a bigger workspace or with bigger outputs
+    when one runs out of room. No paths or energies."""
     n = len(cues)
     finals = np.empty((n, N_BALLS, 2))
     on_out = np.empty((n, N_BALLS), dtype=np.bool_)
@@ -33,13 +28,12 @@ def play_batch(
     offsets = np.zeros(n + 1, dtype=np.int64)
     kinds = np.zeros((16 * n + 64, 3), dtype=np.int64)
     times = np.zeros(16 * n + 64)
-    work: Workspace = workspace()
+    work = workspace()
     done = 0
     while done < n:
-        done, room = _many(
-            work.balls, work.flags, work.pairs, work.records, table.kernel,
-            positions, on, cues, motions, done, finals, on_out, steps, durations, offsets,
-            kinds, times,
+        done, room = _play_from(
+            work.work, table.arrays, positions, on, cues, motions, done,
+            finals, on_out, steps, durations, offsets, kinds, times,
         )  # fmt: skip
         if done < n and room:
             work = work.grown()
@@ -63,11 +57,8 @@ def play_batch(
 
 
 @njit
-def _many(
-    balls: np.ndarray,
-    flags: np.ndarray,
-    pairs: np.ndarray,
-    rec: Records,
+def _play_from(
+    work: Work,
     table: TableArrays,
     positions: np.ndarray,
     on: np.ndarray,
@@ -84,21 +75,20 @@ def _many(
 ) -> tuple[int, bool]:
     """Shots ``first``.. of the batch: ``(shots done, whether the workspace ran out)``; stops
     early (the shot not done) when the workspace or the event outputs run out of room."""
+    balls, flags, rec = work.balls, work.flags, work.records
     for k in range(first, len(cues)):
         m = motions[k]
-        ok, n_steps, duration = _play(
-            balls, flags, pairs, rec, table, positions[k], on[k], cues[k],
-            m[0], m[1], m[2], m[3], m[4], False, False,
-        )  # fmt: skip
+        start = Start(positions[k], on[k], cues[k], (m[0], m[1], m[2], m[3], m[4]))
+        ok, n_steps, duration = play(work, table, start, False, False)
         if not ok:
             return k, True
-        count = rec[4][0]
-        start = offsets[k]
-        if start + count > kinds.shape[0]:
+        count = rec.counts[0]
+        begin = offsets[k]
+        if begin + count > kinds.shape[0]:
             return k, False
-        kinds[start : start + count] = rec[0][:count]
-        times[start : start + count] = rec[1][:count]
-        offsets[k + 1] = start + count
+        kinds[begin : begin + count] = rec.events[:count]
+        times[begin : begin + count] = rec.times[:count]
+        offsets[k + 1] = begin + count
         for b in range(N_BALLS):
             finals[k, b, 0], finals[k, b, 1] = balls[b, X], balls[b, Y]
             on_out[k, b] = flags[b, ON] != 0
