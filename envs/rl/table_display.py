@@ -79,12 +79,14 @@ class TableDisplay:
             self._last_shot = None
             self._ruling = str(turn)
             return
-        self._last_shot = _LastShot(turn.player, action, before)
+        trajectory = turn.result.trajectory
+        start = before if trajectory is None else trajectory.positions[0]  # a break placed
+        self._last_shot = _LastShot(turn.player, action, start)
         self._ruling = f"P{turn.player}: {turn.ruling.text}"
-        if turn.result.trajectory is not None:
+        if trajectory is not None:
             line, marks = self._shot_drawn(game)
             overlay = (score_line(game.frame), line)
-            self._shots.append(ReplayShot(turn.result.trajectory, self._ruling, overlay, marks))
+            self._shots.append(ReplayShot(trajectory, self._ruling, overlay, marks))
 
     def overlay(self, game: Game) -> tuple[str, str, str]:
         """The strip's lines: the score, the last shot (empty when the last turn played none),
