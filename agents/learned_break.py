@@ -1,4 +1,5 @@
-"""A break learnt for the rack (``expert:PATH`` plays it when the net's file holds one).
+"""A break learnt for the rack: every searching agent's opening (``search``, ``search-value``,
+``expert``; ``?learned_break=false`` gives the hand-made break back).
 
 Every frame starts from the same pyramid, so the break is one decision from one position: what a
 search would find there can be found once, offline, with far more simulations than a decision
@@ -6,18 +7,23 @@ allows, and kept (:mod:`kinghill.experiments.training.break_learning` learns it 
 cross-entropy method under execution noise). The hand-made break
 (:func:`~kinghill.envs.planning.menu.break_action`) almost never pots a white and hands the
 table over; the reference run's learnt one keeps the turn in about two breaks of three
-(``benchmarks/search/break-stats.json``).
+(``benchmarks/search/break-stats.json``). That break ships with the package
+(:func:`package_break`, ``agents/data/learned_break.npz``, the parameters of
+``docs/training/expert2.npz``'s break exactly); a prior net's file may carry its own.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import as_file, files
 from pathlib import Path
 
 import numpy as np
 
 from kinghill.envs import ShotAction
+from kinghill.envs.planning.menu import break_action
 from kinghill.physics import BREAK_BALL, MAX_SPEED, MISCUE_LIMIT, Shot, TableState
 
 N_PARAMETERS = 6
@@ -30,6 +36,8 @@ ARRAYS = ("break_parameters", "break_rack", "break_score")
 break's own in a training run)."""
 RACK_TOLERANCE = 1e-6
 """How far (m) a ball may stand from the learnt rack's spot for the break still to fit it."""
+PACKAGE_BREAK = "data/learned_break.npz"
+"""Where the shipped break lies inside the ``kinghill.agents`` package."""
 
 
 def parameter_bounds(state: TableState) -> tuple[np.ndarray, np.ndarray]:
@@ -102,3 +110,23 @@ class LearnedBreak:
                 f"not ({N_PARAMETERS},) and (balls, 2)"
             )
         return cls(tuple(parameters.tolist()), rack, float(score))
+
+
+@cache
+def package_break() -> LearnedBreak:
+    """The break shipped with kinghill (:data:`PACKAGE_BREAK`), learnt for the default table's
+    rack: read once, with :mod:`importlib.resources` so that an installed wheel has it too."""
+    with as_file(files("kinghill.agents").joinpath(PACKAGE_BREAK)) as path:
+        found = LearnedBreak.read(path)
+    if found is None:
+        raise RuntimeError(f"kinghill.agents/{PACKAGE_BREAK} holds no break: a broken install")
+    return found
+
+
+def opening(state: TableState, learnt: LearnedBreak | None) -> ShotAction:
+    """The break to play on ``state``: ``learnt`` when it was learnt for this rack, else the
+    hand-made :func:`~kinghill.envs.planning.menu.break_action` (another table's or another
+    start's rack, or no learnt break)."""
+    if learnt is not None and learnt.fits(state):
+        return learnt.action()
+    return break_action(state)

@@ -44,7 +44,7 @@ from kinghill.agents.value import (
     value_features,
 )
 from kinghill.envs import Action, FrameView, ShotAction
-from kinghill.envs.planning.menu import break_action, fallback_action, legal_pots
+from kinghill.envs.planning.menu import fallback_action, legal_pots
 from kinghill.envs.rl.masked import leave_chance
 from kinghill.envs.rules import Decision
 from kinghill.physics import COLOURED, MAX_SPEED, NoiseModel, Pocket
@@ -170,9 +170,9 @@ class PriorSearchAgent(SearchAgent):
     ``arms=0``), scored at its leaves by the hand-made
     :func:`~kinghill.agents.search.position_value`, or with ``value`` by the net's learnt value
     (it costs about twice as much a leaf). The clock, the 10.4
-    choice and the budget work as in :class:`SearchAgent`. It breaks with the net's learnt break
-    when the net has one and the table is the rack it was learnt on (``learned_break=False``:
-    the hand-made break, as the search's).
+    choice and the budget work as in :class:`SearchAgent`. It breaks as the search does, with the
+    learnt break on the rack it was learnt on: the net's own when its file holds one, else the
+    package's (``learned_break=False``: the hand-made break).
 
     :attr:`last_kept` holds which candidates of the last shot were searched (their indices in
     :func:`~kinghill.agents.search.candidates`' order), for an expert's record.
@@ -196,16 +196,12 @@ class PriorSearchAgent(SearchAgent):
         leaf: LeafValue = position_value
         if value and net.value is not None:
             leaf = LearnedValue(net.value)
-        super().__init__(seed, budget, time_budget, noise, margin, leaf, lookahead)
+        super().__init__(seed, budget, time_budget, noise, margin, leaf, lookahead, learned_break)
+        self.break_shot = _net_break(net, self.break_shot)
         self.net = net
         self.arms = arms
-        self.learned_break = learned_break
         self.last_candidates: list[Candidate] = []
         self.last_kept: list[int] = []
-
-    def act(self, view: FrameView) -> Action:
-        learnt = _learnt_break(self.net, view) if self.learned_break else None
-        return learnt or super().act(view)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         found = self.last_candidates = candidates(view)
@@ -248,21 +244,18 @@ def prior_search(
 class PriorPolicyAgent:
     """The prior net alone (``expert-policy:PATH``): it plays the candidate it rates best, a
     pot's aim calibrated by exact simulations as the search does (no noisy simulation); the
-    break learnt beside the net when it has one (else, or with ``learned_break=False``, the
-    hand-made one) and the 10.4 choice as the search makes it with one simulation."""
+    break and the 10.4 choice as the guided search makes them (the choice with one
+    simulation)."""
 
     def __init__(
         self, path: str | Path, seed: int | None = None, learned_break: bool = True
     ) -> None:
         self.net = PriorNet.load(path)
-        self.search = SearchAgent(seed, budget=1)
-        self.learned_break = learned_break
+        self.search = SearchAgent(seed, budget=1, learned_break=learned_break)
+        self.search.break_shot = _net_break(self.net, self.search.break_shot)
 
     def act(self, view: FrameView) -> Action:
-        if view.decision is Decision.BREAK:
-            learnt = _learnt_break(self.net, view) if self.learned_break else None
-            return learnt or break_action(view.state)
-        if view.decision is Decision.CHOICE:
+        if view.decision in (Decision.BREAK, Decision.CHOICE):
             return self.search.act(view)
         found = candidates(view)
         if not found:
@@ -271,9 +264,8 @@ class PriorPolicyAgent:
         return self.search.prepared(view.state, found[best])
 
 
-def _learnt_break(net: PriorNet, view: FrameView) -> ShotAction | None:
-    """The net's learnt break when a break is due on the rack it was learnt on, else None."""
-    shot = net.break_shot
-    if view.decision is not Decision.BREAK or shot is None or not shot.fits(view.state):
-        return None
-    return shot.action()
+def _net_break(net: PriorNet, learnt: LearnedBreak | None) -> LearnedBreak | None:
+    """The break a searching agent with ``net`` plays: the net's own when it holds one (the
+    break its run learnt and trained with), else ``learnt``; None (the hand-made break) when
+    ``learnt`` is None, i.e. with ``learned_break=False``."""
+    return None if learnt is None else net.break_shot or learnt

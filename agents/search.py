@@ -1,5 +1,6 @@
 """A player that looks ahead one shot: candidate shots simulated under execution noise, scored by
-the referee's rulings and the position they leave, the best played.
+the referee's rulings and the position they leave, the best played. It breaks with the learnt
+break (:mod:`kinghill.agents.learned_break`) on the rack it was learnt for.
 
 Candidates are the heuristic's pots (their aim first calibrated by exact simulations, which
 corrects throw), variants of them with other speeds and follow/draw, doubles and kicks, and
@@ -9,34 +10,36 @@ with noise, the better half simulated again, and so on until the budget is spent
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.planning.candidates import PotCandidate, best_chance, pots
+from kinghill.envs.game import Played, play_noisy, play_shot
+from kinghill.envs.planning.candidates import PotCandidate, best_chance, best_chances, pots
 from kinghill.envs.planning.menu import (
-    break_action,
     fallback_action,
     legal_pots,
     pot_action,
     safety_actions,
 )
-from kinghill.envs.rules import Decision, Frame, apply, choose, judge
+from kinghill.envs.rules import Decision, Frame, FrameResult, choose
 from kinghill.physics import (
     COLOURED,
     MAX_SPEED,
     MISCUE_LIMIT,
+    N_BALLS,
     WHITES,
     BallBall,
     NoiseModel,
     Shot,
     TableState,
     simulate,
-    simulate_noisy,
 )
 
 DEFAULT_BUDGET = 120
@@ -91,15 +94,50 @@ def static_value(frame: Frame, state: TableState, me: int, mover: int) -> float:
     """:func:`position_value` with ``mover`` to shoot next instead of the frame's player to
     move (what a miss would hand over)."""
     if frame.result is not None:
-        winner = frame.result.winner
-        return 0.0 if winner is None else (1.0 if winner == me else -1.0)
+        return _result_value(frame.result, me)
+    return _standing(frame, me, mover, _best_chance(state, frame, mover))
+
+
+def position_values(positions: Sequence[tuple[Frame, TableState]], me: int) -> list[float]:
+    """:func:`position_value` of each ``(frame, state)`` for ``me``, the same numbers, the pot
+    chances of the unfinished frames found in one compiled call
+    (:func:`~kinghill.envs.planning.candidates.best_chances`)."""
+    live = [(frame, state) for frame, state in positions if frame.result is None]
+    cues = np.zeros((len(live), N_BALLS), dtype=bool)
+    targets = np.zeros((len(live), N_BALLS), dtype=bool)
+    for k, (frame, state) in enumerate(live):
+        cues[k] = state.on_table & _WHITE
+        if frame.whites_needed(frame.to_move):
+            targets[k] = cues[k]
+        else:
+            targets[k, COLOURED] = state.on_table[COLOURED]
+    chances = iter(best_chances([state for _, state in live], cues, targets).tolist())
+    return [
+        _result_value(frame.result, me)
+        if frame.result is not None
+        else _standing(frame, me, frame.to_move, next(chances))
+        for frame, _ in positions
+    ]
+
+
+_WHITE = np.isin(np.arange(N_BALLS), WHITES)
+"""Which ball ids are whites."""
+
+
+def _result_value(result: FrameResult, me: int) -> float:
+    """A finished frame for ``me``: 1 won, -1 lost, 0 truncated."""
+    return 0.0 if result.winner is None else (1.0 if result.winner == me else -1.0)
+
+
+def _standing(frame: Frame, me: int, mover: int, chance: float) -> float:
+    """An unfinished frame for ``me``: whites credited and fouls, and ``mover``'s best pot
+    ``chance`` (for or against ``me``), held inside [-0.95, 0.95]."""
     other = 1 - me
     credits = frame.credit_counts
     value = WHITE_VALUE * (credits[me] - credits[other])
     value -= FOUL_VALUE * (frame.fouls[me] - frame.fouls[other])
-    chance = _best_chance(state, frame, mover)
     value += POSITION_VALUE * chance if mover == me else -POSITION_VALUE * chance
-    return float(np.clip(value, -0.95, 0.95))
+    return min(max(value, -0.95), 0.95)  # np.clip's value on a float, without its cost
 
 
 LeafValue = Callable[[Frame, TableState, int], float]
@@ -128,12 +166,11 @@ class LookAheadValue:
         if not found:
             return self.base(frame, state, me)
         pot = found[0]
-        action = pot_action(pot)
-        result = simulate(state, action.shot)
-        ruling = judge(frame, action.shot.cue_ball, action.call, result.events)
+        played = play_shot(frame, state, pot_action(pot))
+        ruling = played.ruling
         if ruling.is_foul or not (ruling.credited or ruling.legal_colour_pot):
             return self.base(frame, state, me)  # the uncalibrated aim missed: no look-ahead
-        after = self.base(*apply(frame, ruling, result.final), me)
+        after = self.base(played.frame, played.state, me)
         missed = static_value(frame, state, me, 1 - mover)
         return pot.chance * after + (1 - pot.chance) * missed
 
@@ -149,12 +186,16 @@ def outcome_values(
     """``action`` from ``view`` played ``n`` times under ``noise`` (drawn from ``rng``), each
     outcome ruled by the referee and scored by ``leaf`` for ``view``'s player: what the search
     learns of a shot."""
-    values = []
-    for result in simulate_noisy(view.state, action.shot, rng, n, noise=noise):
-        ruling = judge(view.frame, action.shot.cue_ball, action.call, result.events)
-        frame, state = apply(view.frame, ruling, result.final)
-        values.append(leaf(frame, state, view.player))
-    return values
+    plays = play_noisy(view.frame, view.state, [action] * n, rng, noise)
+    return leaf_values(leaf, plays, view.player)
+
+
+def leaf_values(leaf: LeafValue, plays: list[Played], me: int) -> list[float]:
+    """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order (the
+    hand-made :func:`position_value` batched: :func:`position_values`)."""
+    if leaf is position_value:
+        return position_values([(p.frame, p.state) for p in plays], me)
+    return [leaf(p.frame, p.state, me) for p in plays]
 
 
 POT, KICK, SAFETY = 0, 1, 2
@@ -241,6 +282,9 @@ class SearchAgent:
     :param leaf: how the position after each simulated shot is scored (default the hand-made
         :func:`position_value`).
     :param lookahead: score the leaves one shot deeper (:class:`LookAheadValue` over ``leaf``).
+    :param learned_break: break with the package's learnt break
+        (:func:`~kinghill.agents.learned_break.package_break`) on the rack it was learnt for;
+        False: the hand-made break, as before issue 35.
     """
 
     def __init__(
@@ -252,6 +296,7 @@ class SearchAgent:
         margin: float = CLOCK_MARGIN,
         leaf: LeafValue = position_value,
         lookahead: bool = False,
+        learned_break: bool = True,
     ) -> None:
         if budget < 1:
             raise ValueError(f"budget: at least one simulation per decision, got {budget}")
@@ -265,16 +310,20 @@ class SearchAgent:
         self.leaf: LeafValue = LookAheadValue(leaf) if lookahead else leaf
         self.noise = noise or NoiseModel()
         self.rng = np.random.default_rng(seed)
+        self.break_shot: LearnedBreak | None = package_break() if learned_break else None
+        """The learnt break played on its rack (None: always the hand-made one)."""
         self.last_arms: list[Arm] = []
         """The arms of the last shot searched (in the order of its candidates), with the
         simulations each got and their total score: what an expert's search found."""
+        self._aims_on: TableState | None = None
+        self._aims: dict[tuple[Shot, int, float], float] = {}
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def act(self, view: FrameView) -> Action:
         if view.decision is Decision.BREAK:
-            return break_action(view.state)
+            return opening(view.state, self.break_shot)
         deadline = self._deadline(view)
         if view.decision is Decision.CHOICE:
             return self._choose(view, deadline)
@@ -330,27 +379,40 @@ class SearchAgent:
         rounds = max(1, math.ceil(math.log2(len(arms))))
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
-            for arm in arms:
-                # the arm's samples in batches (one without a deadline, else of at most
-                # DEADLINE_BATCH, the clock looked at between them); past the deadline, only an
-                # untried arm gets one
-                n = per_arm if not _past(deadline) else 0 if arm.count else 1
-                while n > 0:
-                    batch = n if deadline is None else min(n, DEADLINE_BATCH)
-                    for value in self._scores(view, arm.action, batch):
-                        arm.total += value
-                        arm.count += 1
-                        spent += 1
-                    n = 0 if _past(deadline) else n - batch
+            if deadline is None:  # the round's samples of every arm in one batch
+                spent += self._score(view, [(arm, per_arm) for arm in arms])
+            else:
+                spent += self._score_until(view, arms, per_arm, deadline)
             arms = sorted(arms, key=lambda a: a.mean, reverse=True)
             if len(arms) == 1 or _past(deadline) or spent >= budget:
                 return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
 
-    def _scores(self, view: FrameView, action: ShotAction, n: int) -> list[float]:
-        """``n`` noisy outcomes of ``action`` (one batch of simulations), valued for the player
-        to move."""
-        return outcome_values(view, action, self.rng, n, self.noise, self.leaf)
+    def _score_until(self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float) -> int:
+        """``per_arm`` samples of each of ``arms``, arm after arm, in batches of at most
+        :data:`DEADLINE_BATCH` with the clock looked at between them; past ``deadline`` only an
+        untried arm gets one. Returns the simulations played."""
+        spent = 0
+        for arm in arms:
+            n = per_arm if not _past(deadline) else 0 if arm.count else 1
+            while n > 0:
+                batch = min(n, DEADLINE_BATCH)
+                spent += self._score(view, [(arm, batch)])
+                n = 0 if _past(deadline) else n - batch
+        return spent
+
+    def _score(self, view: FrameView, work: list[tuple[Arm, int]]) -> int:
+        """Each ``(arm, n)`` of ``work``: ``n`` noisy outcomes of the arm's shot valued for the
+        player to move and added to the arm, all in one batch of simulations (the noise drawn
+        arm after arm, as one batch an arm would); returns the simulations played."""
+        actions = [arm.action for arm, n in work for _ in range(n)]
+        plays = play_noisy(view.frame, view.state, actions, self.rng, self.noise)
+        values = iter(leaf_values(self.leaf, plays, view.player))
+        for arm, n in work:
+            for value in itertools.islice(values, n):
+                arm.total += value
+                arm.count += 1
+        return len(actions)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates`, the pots' aim calibrated."""
@@ -364,7 +426,20 @@ class SearchAgent:
 
     def _calibrated(self, state: TableState, action: ShotAction, pot: PotCandidate) -> ShotAction:
         """``action`` with its aim corrected so that, played exactly, the object ball leaves on
-        the pot's heading: two secant steps on the simulated departure (this corrects throw)."""
+        the pot's heading (:meth:`_aim`); the aims found on the last table asked about are kept,
+        so that the 10.4 choice's two searches from one table calibrate a pot they share
+        once."""
+        if self._aims_on is not state:
+            self._aims_on, self._aims = state, {}
+        key = (action.shot, pot.object_ball, pot.heading)
+        phi = self._aims.get(key)
+        if phi is None:
+            phi = self._aims[key] = self._aim(state, action, pot)
+        return replace(action, shot=replace(action.shot, phi=phi))
+
+    def _aim(self, state: TableState, action: ShotAction, pot: PotCandidate) -> float:
+        """The aim at which ``action``'s object ball, played exactly, leaves on the pot's
+        heading: two secant steps on the simulated departure (this corrects throw)."""
         phi, step = action.shot.phi, CALIBRATION_STEP
         error = _heading_error(state, replace(action.shot, phi=phi), pot)
         for _ in range(CALIBRATION_STEPS):
@@ -378,7 +453,7 @@ class SearchAgent:
                 break
             phi = phi + step
             error = _heading_error(state, replace(action.shot, phi=phi), pot)
-        return replace(action, shot=replace(action.shot, phi=phi))
+        return phi
 
 
 def _past(deadline: float | None) -> bool:

@@ -188,9 +188,13 @@ def value_search(
     time_budget: float | None = None,
     margin: float = CLOCK_MARGIN,
     foul_cost: float = FOUL_VALUE,
+    learned_break: bool = True,
 ) -> SearchAgent:
-    """The search (:class:`SearchAgent`, same candidates, budget and clock) scoring its leaves
-    with the value net saved at ``path`` instead of the hand-made score: ``search-value:PATH``
-    (``?foul_cost=X`` as :class:`LearnedValue`)."""
+    """The search (:class:`SearchAgent`, same candidates, budget, clock and learnt break)
+    scoring its leaves with the value net saved at ``path`` instead of the hand-made score:
+    ``search-value:PATH`` (``?foul_cost=X`` as :class:`LearnedValue`, ``?learned_break=false``
+    for the hand-made break)."""
     leaf = LearnedValue(ValueNet.load(path), foul_cost)
-    return SearchAgent(seed, budget, time_budget, margin=margin, leaf=leaf)
+    return SearchAgent(
+        seed, budget, time_budget, margin=margin, leaf=leaf, learned_break=learned_break
+    )

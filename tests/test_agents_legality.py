@@ -12,6 +12,7 @@ from physics_support import state as table
 from kinghill.agents import HeuristicAgent, PolicyAgent, SearchAgent, make_agent
 from kinghill.agents import search as search_module
 from kinghill.agents.policy import algorithm_of
+from kinghill.agents.search import Arm
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
 from kinghill.envs.planning.candidates import pocket_point
 from kinghill.envs.planning.menu import legal_pots, permitted_early, safety_actions
@@ -172,13 +173,13 @@ def simulations_in(time_budget: float, monkeypatch: pytest.MonkeyPatch) -> int:
     clock = SimulatedClock(0.01)
     monkeypatch.setattr(search_module, "time", clock)
     agent = SearchAgent(0, time_budget=time_budget)
-    scores = agent._scores
+    score = agent._score
 
-    def counted(view: FrameView, action: ShotAction, n: int) -> list[float]:
-        clock.scored(n)  # a batch of n simulations takes n ticks
-        return scores(view, action, n)
+    def counted(view: FrameView, work: list[tuple[Arm, int]]) -> int:
+        clock.scored(sum(n for _, n in work))  # a batch of n simulations takes n ticks
+        return score(view, work)
 
-    monkeypatch.setattr(agent, "_scores", counted)
+    monkeypatch.setattr(agent, "_score", counted)
     state = table({COLOURED: (1.0, 0.9), **HANGER, **FAR})
     assert isinstance(agent.act(shot_view(state)), ShotAction)
     return clock.simulations

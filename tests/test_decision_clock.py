@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from kinghill.agents.search import DEADLINE_BATCH, SearchAgent
+from kinghill.agents.search import DEADLINE_BATCH, Arm, SearchAgent
 from kinghill.envs import Action, Answer, ChoiceAction, FrameView, Game, ShotAction, ask
 from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, Frame, ShotClock, TimeAllowance
@@ -175,21 +175,21 @@ def test_search_plays_to_the_clock_and_claims_the_extension_when_it_pays() -> No
 def test_a_search_to_a_deadline_simulates_in_small_batches() -> None:
     """Section 12: thinking to a deadline, the search looks at the clock every
     ``DEADLINE_BATCH`` simulations, however large its doubled budget has grown; without one
-    an arm's samples go in one batch."""
+    a round's samples of every arm go in one batch."""
     agent = SearchAgent(seed=0, time_budget=1.0, margin=0.0)
     sizes: list[int] = []
-    scores = agent._scores
+    score = agent._score
 
-    def counted(view: FrameView, action: ShotAction, n: int) -> list[float]:
-        sizes.append(n)
-        return scores(view, action, n)
+    def counted(view: FrameView, work: list[tuple[Arm, int]]) -> int:
+        sizes.append(sum(n for _, n in work))
+        return score(view, work)
 
-    agent._scores = counted  # type: ignore[method-assign]
+    agent._score = counted  # type: ignore[method-assign]
     agent.act(colour_shot_view(None))
     assert sizes and max(sizes) <= DEADLINE_BATCH and sum(sizes) > 10 * DEADLINE_BATCH
     plain = SearchAgent(seed=0, budget=2000)
     sizes.clear()
-    scores = plain._scores
-    plain._scores = counted  # type: ignore[method-assign]
+    score = plain._score
+    plain._score = counted  # type: ignore[method-assign]
     plain.act(colour_shot_view(None))
     assert max(sizes) > DEADLINE_BATCH

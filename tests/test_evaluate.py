@@ -2,6 +2,9 @@
 command line; worker processes; the report as Python objects."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,3 +83,53 @@ def test_agents_that_cannot_be_played_are_refused_before_play(tmp_path: Path) ->
         evaluate([3, "random"], **SHORT)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="record=True needs out="):
         evaluate(["heuristic", "random"], **SHORT, record=True)
+
+
+SCRIPT = """\
+from kinghill.experiments import evaluate
+
+def play(jobs):
+    return evaluate(["random", "heuristic"], frames=2, max_shots=4, jobs=jobs)
+
+{call}
+"""
+
+
+def _run(source: str, *where: str, stdin: bool = False) -> subprocess.CompletedProcess[str]:
+    """A script run by Python as a user runs it: from a file in ``where[0]``, or from stdin."""
+    if stdin:
+        argv, given = [sys.executable, "-"], source
+    else:
+        (Path(where[0]) / "script.py").write_text(source)
+        argv, given = [sys.executable, str(Path(where[0]) / "script.py")], None
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run(argv, input=given, capture_output=True, text=True, env=env, timeout=300)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_script_without_the_main_guard_is_told_so_in_one_line(tmp_path: Path, jobs: int) -> None:
+    """Issue 39 item 9: evaluate() at the top level of a script (no ``__main__`` guard) ends in
+    one line naming the guard and the line, before any process is spawned (each would run the
+    script again and die: 107 lines and "AgentStartError: ... died")."""
+    done = _run(SCRIPT.format(call=f"print(play({jobs}))"), str(tmp_path))
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("kinghill.experiments.tournaments.agent_process.MissingMainGuard: ")
+    assert 'script.py, line 6: put the call under if __name__ == "__main__":' in last
+    assert "died" not in done.stderr and "bootstrapping" not in done.stderr
+
+
+def test_a_script_read_from_stdin_is_told_so_in_one_line(tmp_path: Path) -> None:
+    guarded = SCRIPT.format(call='if __name__ == "__main__":\n    print(play(1))')
+    done = _run(guarded, str(tmp_path), stdin=True)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert "the script <stdin> (python -) cannot be read again" in last
+    assert "save it to a file" in last and "<stdin>'" not in done.stderr
+
+
+def test_a_guarded_script_plays(tmp_path: Path) -> None:
+    guarded = SCRIPT.format(call='if __name__ == "__main__":\n    print(len(play(1).frames))')
+    done = _run(guarded, str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"

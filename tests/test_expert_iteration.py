@@ -197,6 +197,9 @@ def test_train_expert_runs_end_to_end_and_resumes(
     assert cli.main(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert Path(result["model"]) == out / "best.npz" and result["extra"]["best_iteration"] in (1, 2)
+    assert result["episodes"] == 2 * 2  # self-play frames (issue 39 item 7), not decisions
+    assert result["extra"]["decisions"] > result["episodes"]
+    assert json.loads((out / "run.json").read_text())["result"] == result
     for name in ("run.json", "curve.png", "evaluations.csv", "iteration-2/net.npz"):
         assert (out / name).exists(), name
     rows = (out / "evaluations.csv").read_text().splitlines()
@@ -235,3 +238,22 @@ def test_train_expert_on_ray_gives_the_local_runs_data(tmp_path: Path) -> None:
         there = np.load(tmp_path / "ray" / "iteration-1" / shard.name)
         here = np.load(shard)
         assert all(np.array_equal(there[k], here[k]) for k in here.files)
+
+
+def test_an_old_run_json_that_counted_decisions_as_episodes_reads_in_todays_terms(
+    tmp_path: Path,
+) -> None:
+    """Issue 39 item 7: train-expert's run.json once said ``"episodes": 17172`` for 1,200
+    self-play frames (the decisions); read_run gives frames as episodes and the decisions
+    apart; today's files read as written."""
+    from kinghill.experiments.training.result import read_run
+
+    config = {"out": "runs/expert2", "iterations": 6, "frames": 200, "expert_budget": 600}
+    old = {"config": config, "result": {"episodes": 17172, "extra": {"best_iteration": 4}}}
+    (tmp_path / "run.json").write_text(json.dumps(old))
+    result = read_run(tmp_path)["result"]
+    assert result["episodes"] == 1200 and result["extra"]["decisions"] == 17172
+    assert result["extra"]["best_iteration"] == 4
+    new = {"config": config, "result": {"episodes": 1200, "extra": {"decisions": 17172}}}
+    (tmp_path / "run.json").write_text(json.dumps(new))
+    assert read_run(tmp_path) == new

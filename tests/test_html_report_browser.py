@@ -160,3 +160,14 @@ def test_the_end_of_a_shot_shows_the_balls_where_the_record_puts_them(
         assert _looks(picture, (column, row)) in expected, ball
     gone = [ball for ball in range(8) if not final.on_table[ball]]
     assert all(state["balls"][ball] is None for ball in gone)
+
+
+def test_every_seed_is_shown_exactly(visit: Visit, run_dir: Path) -> None:
+    """Issue 39 item 4: a frame's seed (63 bits, past JavaScript's exact integers) is shown
+    digit for digit, so that it can be copied into ``kinghill play --seed``."""
+    page = visit.page
+    for index in (0, 1):
+        seed = load_frame(run_dir, index).seed
+        assert seed > 2**53  # a seed JSON.parse would round as a number
+        page.select_option("#replay-frame", str(index))
+        assert f"(seed {seed})" in page.text_content("#replay-frame-info")

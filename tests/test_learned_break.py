@@ -2,7 +2,9 @@
 :mod:`kinghill.experiments.training.break_learning`) and the agents that play it: the search
 finds a break that scores better than the hand-made one on fresh noise, the same one for the
 same seed; the break is legal (4.1, 4.2); it travels in the net's file exactly; the guided
-search and the raw policy break with it on the rack it was learnt on and only there."""
+search and the raw policy break with it on the rack it was learnt on and only there. Issue 35:
+the package ships the reference run's break, and every searching agent (``search``,
+``search-value``, ``expert``) breaks with it on its rack unless ``?learned_break=false``."""
 
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 from net_weights import random_layers
 
 from kinghill.agents import make_agent
-from kinghill.agents.learned_break import LearnedBreak, parameter_bounds
+from kinghill.agents.learned_break import LearnedBreak, package_break, parameter_bounds
 from kinghill.agents.prior import N_FEATURES, PriorNet
 from kinghill.envs import FrameView, Game
 from kinghill.envs.planning.menu import break_action
@@ -20,6 +22,7 @@ from kinghill.experiments.training.break_learning import BreakSearch, break_scor
 from kinghill.physics import BREAK_BALL, MISCUE_LIMIT, NoiseModel
 
 SMALL = BreakSearch(population=200, generations=1, seed=3)
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +110,34 @@ def test_the_agents_break_with_it_on_its_rack_only(
     moved = view.state.place(BREAK_BALL, (0.3, 0.5)).place(2, (2.5, 0.6))  # not the rack
     other = FrameView(moved, view.frame, 0)
     assert make_agent(target.format(path), 0).act(other) == break_action(moved)
+
+
+def test_the_package_ships_the_reference_runs_break_exactly() -> None:
+    shipped = package_break()
+    reference = LearnedBreak.read(DOCS / "training" / "expert2.npz")
+    assert reference is not None and shipped.parameters == reference.parameters
+    assert np.array_equal(shipped.rack, reference.rack) and shipped.score == reference.score
+    assert shipped.fits(Game().state)  # learnt for the default table's rack
+
+
+@pytest.mark.parametrize(
+    "target", ["search", "search:8", "search:0.5s", "search-value:{value}?budget=8", "expert:{net}"]
+)
+def test_every_searching_agent_breaks_with_the_package_break_on_its_rack_only(
+    tmp_path: Path, target: str
+) -> None:
+    """4.1: the break is played from the house; the shipped break on the rack it was learnt for,
+    the hand-made one with ``learned_break=false`` and on any other rack. A net without a break
+    of its own breaks with the package's."""
+    net = tmp_path / "net.npz"
+    PriorNet(*random_layers(N_FEATURES, 0, 4)).save(net)
+    spec = target.format(value=DOCS / "training" / "value-heuristic.npz", net=net)
+    game = Game()
+    view = game.view()
+    assert view.decision is Decision.BREAK
+    assert make_agent(spec, 0).act(view) == package_break().action()
+    off = f"{spec}{',' if '?' in spec else '?'}learned_break=false"
+    assert make_agent(off, 0).act(view) == break_action(view.state)
+    moved = view.state.place(BREAK_BALL, (0.3, 0.5)).place(2, (2.5, 0.6))  # not the rack
+    other = FrameView(moved, view.frame, 0)
+    assert make_agent(spec, 0).act(other) == break_action(moved)

@@ -188,3 +188,77 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
     custom = ["--player", "kinghill.experiments.tournaments.frame_player:new_game", "--record"]
     assert cli.main([*argv, *custom, "--out", str(tmp_path / "c")]) == 2
     assert "--record: needs the built-in frame player" in capsys.readouterr().err
+
+
+def test_play_never_replaces_a_record_and_leaves_a_tournaments_records_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39 item 1: a second ``play --record`` into one folder adds a record beside the
+    first; a tournament's folder is refused in one line, its record and frame log untouched."""
+    play = tmp_path / "p"
+    argv = ["play", "heuristic", "random", "--max-shots", "4", "--record", str(play)]
+    assert cli.main([*argv, "--seed", "1"]) == 0
+    assert cli.main([*argv, "--seed", "2"]) == 0
+    assert frames_in(play) == [0, 1]
+    assert [(load_frame(play, i).frame, load_frame(play, i).seed) for i in (0, 1)] == [
+        (0, 1),
+        (1, 2),
+    ]
+    assert "kinghill replay" in capsys.readouterr().out
+    out = tmp_path / "t"
+    tournament = ["tournament", "--agents", "heuristic", "random", "--frames", "2"]
+    assert cli.main([*tournament, "--max-shots", "4", "--record", "--out", str(out)]) == 0
+    before = (record_path(out, 0).read_bytes(), (out / "frames.jsonl").read_bytes())
+    capsys.readouterr()
+    assert cli.main(["play", "random", "heuristic", "--seed", "9", "--record", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "holds a tournament" in error and len(error.splitlines()) == 1
+    assert (record_path(out, 0).read_bytes(), (out / "frames.jsonl").read_bytes()) == before
+    assert frames_in(out) == [0, 1]
+
+
+def test_a_replay_ends_on_the_result_when_the_frame_ends_on_a_foul_without_a_shot(
+    tmp_path: Path,
+) -> None:
+    """Issue 39 item 5: the frame ends on the breaker's second 12.4 foul, which plays no shot;
+    the replay shows each such ruling and ends on the table with the winner (10.5)."""
+    import imageio.v3 as iio
+
+    from kinghill.envs.drawing.render import TableRenderer
+    from kinghill.experiments.records.replay import replay, replay_shots
+
+    def build(name: str, seed: int) -> object:
+        return Broken() if name == "broken" else make_agent(name, seed)
+
+    play_frame("broken", "heuristic", 1, OPTIONS, build=build, record=tmp_path)  # type: ignore[arg-type]
+    shots = load_frame(tmp_path)
+    assert shots.decisions[-1].played is None and shots.result is not None
+    replayed = replay_shots(shots, 10.0)
+    faults = [d.ruling for d in shots.decisions if d.played is None and d.ruling is not None]
+    assert [s.caption for s in replayed if len(s.trajectory.times) == 1][:-1] == [
+        str(r) for r in faults
+    ]
+    caption = "player 1 (heuristic) wins the frame (second foul, 10.5)"
+    assert replayed[-1].caption == caption
+    path = replay(tmp_path, tmp_path / "frame.gif", fps=10, width_px=400)
+    last = iio.imread(path, index=None)[-1]
+    renderer = TableRenderer(shots.spec, 400, max(len(s.overlay) for s in replayed) + 1)
+    expected = renderer.draw(shots.final.positions, shots.final.on_table, (caption,))
+    assert np.abs(last.astype(int) - expected).mean() < 2
+
+
+def test_play_out_ends_on_the_result(tmp_path: Path) -> None:
+    """Issue 39 item 5, as ``kinghill play --out`` writes it: the last picture is the final
+    table with the frame's result (here the shot limit's, R-truncate)."""
+    import imageio.v3 as iio
+
+    from kinghill.envs.drawing.render import TableRenderer
+
+    gif, folder = tmp_path / "frame.gif", tmp_path / "p"
+    argv = ["play", "heuristic", "random", "--max-shots", "2", "--width", "400", "--fps", "10"]
+    assert cli.main([*argv, "--out", str(gif), "--record", str(folder)]) == 0
+    shots = load_frame(folder)
+    assert shots.result is not None and shots.result.winner is None
+    renderer = TableRenderer(shots.spec, 400, 3)
+    expected = renderer.draw(shots.final.positions, shots.final.on_table, (str(shots.result),))
+    assert np.abs(iio.imread(gif, index=None)[-1].astype(int) - expected).mean() < 2

@@ -96,3 +96,29 @@ def test_a_new_run_in_a_folder_holding_a_run_is_refused(
     with pytest.raises(ConfigError, match="holds a run already") as caught:
         training.train(TrainConfig(out=out, steps=64, envs=1, progress=False))
     assert caught.value.parameter == "out"
+
+
+def test_a_failed_start_leaves_the_folder_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39 item 6: a run whose opponent cannot be built fails at its start; it takes back
+    its run.json and logs (what the folder held before stays), and the corrected command
+    trains in the same folder instead of being refused with "holds a run already"."""
+    (tmp_path / "brokenopponent.py").write_text(
+        "class Agent:\n"
+        "    def __init__(self, seed=None):\n"
+        "        raise RuntimeError('this opponent cannot start')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    argv = ["train", "--algo", "ppo", "--steps", "64", "--n-steps", "32", "--batch-size", "32",
+            "--envs", "1", "--net", "8", "--checkpoint-every", "0", "--no-progress",
+            "--eval-every", "0", "--out", str(out)]  # fmt: skip
+    config = TrainConfig(out=out, steps=64, envs=1, opponent="brokenopponent:Agent", progress=False)
+    with pytest.raises(Exception, match="this opponent cannot start"):
+        training.train(config)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    assert main([*argv, "--opponent", "random"]) == 0
+    assert (out / "run.json").exists() and (out / "notes.txt").read_text() == "mine"

@@ -6,6 +6,6 @@ window.
 """
 
 from kinghill.agents.human.controls import COMMANDS, KINDS, Controls
-from kinghill.agents.human.seat import HUMAN, HumanSeat
+from kinghill.agents.human.seat import HUMAN, HumanSeat, NoDisplay
 
-__all__ = ["COMMANDS", "HUMAN", "KINDS", "Controls", "HumanSeat"]
+__all__ = ["COMMANDS", "HUMAN", "KINDS", "Controls", "HumanSeat", "NoDisplay"]

@@ -4,13 +4,20 @@ search``).
 :class:`HumanSeat` is an agent (``act(view) -> Action``) whose decisions come from the mouse and
 the keyboard through :class:`~kinghill.agents.human.controls.Controls`, and a spectator
 (:meth:`HumanSeat.watch`) that animates every shot played, the opponent's and its own, and
-shows the ruling as it happens. Closing the window stops the frame as Ctrl-C would.
+shows the ruling as it happens. Closing the window stops the frame as Ctrl-C would (a
+:class:`~kinghill.envs.game.decisions.UserStop`, never a foul, even where SIGINT is ignored). On
+a machine with no display the seat refuses to start (:class:`NoDisplay`) rather than play in
+SDL's invisible offscreen window.
 """
 
 from __future__ import annotations
 
+import os
 import signal
-from collections.abc import Sequence
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -27,6 +34,7 @@ from kinghill.envs.drawing import (
     scoreboard,
     shot_line,
 )
+from kinghill.envs.game.decisions import UserStop
 from kinghill.envs.rules import Frame
 from kinghill.physics import TableSpec, TableState
 
@@ -53,6 +61,12 @@ DECISION_FPS = 30
 """How often the window is redrawn while the human decides."""
 HUMAN = "human"
 """The seat name that ``kinghill play`` gives to a person at the window."""
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+"""SDL video drivers that show nothing: SDL falls back to them when there is no display."""
+
+
+class NoDisplay(RuntimeError):
+    """There is no display to open the seat's window on."""
 
 
 class HumanSeat:
@@ -78,6 +92,7 @@ class HumanSeat:
         if not (fps > 0 and speed > 0 and hold_s >= 0):
             raise ValueError(f"HumanSeat: fps and speed must be > 0, hold_s >= 0 ({fps}, {speed})")
         self._pygame = import_pygame()
+        check_display(self._pygame)
         self.names = tuple(names)
         self.renderer = TableRenderer(spec or TableSpec(), max(width_px, panel.MIN_WIDTH), 3)
         self.fps, self.speed, self.hold_s = fps, speed, hold_s
@@ -172,7 +187,8 @@ class HumanSeat:
         if self._screen is None:
             pygame.display.init()
             pygame.display.set_caption("kinghill: " + " vs ".join(self.names))
-            self._screen = pygame.display.set_mode(self.size)
+            with _signals_held():
+                self._screen = pygame.display.set_mode(self.size)
             self._clock = pygame.time.Clock()
 
     def _show(self, picture: np.ndarray) -> None:
@@ -214,9 +230,54 @@ def _score(frame: Frame) -> str:
 
 
 def _interrupt() -> None:
-    """Stop play as Ctrl-C does: a SIGINT, whose handler raises ``KeyboardInterrupt`` (so that
-    the match runner knows it for the user's, not the agent's); where SIGINT is ignored (a
-    background job), the ``KeyboardInterrupt`` is raised here."""
-    if callable(signal.getsignal(signal.SIGINT)):
-        signal.raise_signal(signal.SIGINT)
-    raise KeyboardInterrupt
+    """Stop play as Ctrl-C does: a :class:`UserStop`, which the match runner knows for the
+    user's, not the agent's, whatever SIGINT's handler (a background job ignores it)."""
+    raise UserStop("the window was closed")
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the end of the block, then take them: pygame's ``set_mode``
+    calls back into Python (for its icon) and swallows whatever is raised there, so a signal's
+    ``KeyboardInterrupt`` raised then would be lost. While inside, a handled SIGINT or SIGTERM
+    is only noted; each noted one is raised again after (signals are handled in the main
+    thread; elsewhere nothing is held)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    held = {number: handler for number, handler in handlers.items() if callable(handler)}
+    for number in held:
+        signal.signal(number, lambda received, _: noted.append(received))
+    try:
+        yield
+    finally:
+        for number, handler in held.items():
+            signal.signal(number, handler)
+        for received in dict.fromkeys(noted):
+            signal.raise_signal(received)
+
+
+def check_display(pygame: Any) -> None:
+    """Refuse to open a window nobody can see: SDL picks an invisible driver (offscreen, dummy)
+    when there is no display, and a seat there would wait forever for a click. A driver asked
+    for by name (``SDL_VIDEODRIVER=dummy``, as the tests do) is taken as meant.
+
+    :raises NoDisplay: SDL found no display.
+    """
+    chosen = os.environ.get("SDL_VIDEODRIVER")
+    unix = sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd"))
+    if unix and not (chosen or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise NoDisplay(
+            "no display to open the human seat's window on (DISPLAY and WAYLAND_DISPLAY are "
+            "unset): play on a desktop, or over ssh -X"
+        )
+    pygame.display.init()
+    driver = pygame.display.get_driver()
+    if driver in HEADLESS_DRIVERS and chosen != driver:
+        pygame.display.quit()
+        raise NoDisplay(
+            f"no display to open the human seat's window on (SDL found none and chose its "
+            f"invisible {driver} driver): play on a desktop, or over ssh -X"
+        )

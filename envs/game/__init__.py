@@ -19,7 +19,17 @@ from kinghill.envs.game.actions import (
 )
 from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.game.decisions import Answer, ask, describe
-from kinghill.envs.game.loop import Decided, Game, GameSnapshot, Turn
+from kinghill.envs.game.loop import (
+    Decided,
+    Game,
+    GameSnapshot,
+    Played,
+    Simulate,
+    Turn,
+    play_noisy,
+    play_shot,
+    shot_position,
+)
 from kinghill.envs.game.start import start_position
 
 __all__ = [
@@ -33,10 +43,15 @@ __all__ = [
     "Game",
     "GameSnapshot",
     "InvalidAction",
+    "Played",
     "ShotAction",
+    "Simulate",
     "Turn",
     "ask",
     "check_action",
     "describe",
+    "play_noisy",
+    "play_shot",
+    "shot_position",
     "start_position",
 ]

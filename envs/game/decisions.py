@@ -5,8 +5,9 @@ by the rules.
 An agent's failure is never the match's: an exception (``SystemExit`` included), a value that is
 not a valid action, or no answer in time is the agent's fault, charged to it as a shot not
 played (12.4) or, for the 10.4 choice, as playing on. A ``KeyboardInterrupt`` is the agent's
-fault too, unless a signal raised it (the user's Ctrl-C, or SIGTERM turned into one): that one
-stops the match as it would anything else.
+fault too, unless a signal raised it (the user's Ctrl-C, or SIGTERM turned into one) or it is a
+:class:`UserStop` (a person closing the window they play in): that one stops the match as it
+would anything else.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ from kinghill.envs.game.actions import FrameView
 
 WATCHED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 """Signals whose Python handlers may raise ``KeyboardInterrupt`` on the user's behalf."""
+
+
+class UserStop(KeyboardInterrupt):
+    """Raised by an agent on its user's behalf (a person closing the window they play in): it
+    stops the match as the user's Ctrl-C does, wherever SIGINT is handled or ignored (a
+    background job), never charged to the agent as a fault."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +55,16 @@ class Answer:
 
 def ask(decide: Callable[[FrameView], object], view: FrameView) -> Answer:
     """Call ``decide(view)`` here, in this thread, timing it; whatever it raises becomes the
-    answer's fault, except a ``KeyboardInterrupt`` raised by a signal handler, which
-    propagates. Nothing can cut off a decision that never returns: for that, run the agent in
-    a process of its own (:mod:`kinghill.experiments.tournaments.agent_process`)."""
+    answer's fault, except a ``KeyboardInterrupt`` raised by a signal handler or a
+    :class:`UserStop`, which propagate. Nothing can cut off a decision that never returns:
+    for that, run the agent in a process of its own
+    (:mod:`kinghill.experiments.tournaments.agent_process`)."""
     start = time.perf_counter()
     with _signals_watched() as signalled:
         try:
             value = decide(view)
         except KeyboardInterrupt as error:
-            if signalled:
+            if signalled or isinstance(error, UserStop):
                 raise
             return Answer(seconds=time.perf_counter() - start, fault=describe(error))
         except BaseException as error:  # SystemExit included: an agent cannot end the match

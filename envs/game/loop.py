@@ -1,12 +1,15 @@
 """One frame of King of the Hill played end to end: the physics table and the referee joined.
 
-:class:`Game` is the single place where a decision becomes a shot, a ruling and a new position;
-the Gymnasium env, the PettingZoo env and the tournament runner all play through it.
+:func:`play_shot` (one shot) and :func:`play_noisy` (many noisy samples in one batch) are the
+single path from a shot to a ruling and the next position: simulate, judge, apply. :class:`Game`
+plays every decision of a frame through it (the Gymnasium env, the PettingZoo env and the
+tournament runner all play through :class:`Game`); the search scores its candidate shots and the
+break learner its breaks through :func:`play_noisy`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,7 +45,83 @@ from kinghill.physics import (
     TableSpec,
     TableState,
     simulate,
+    simulate_many,
 )
+
+Simulate = Callable[..., ShotResult]
+"""What plays a shot for :class:`Game` and :func:`play_shot`: called as
+:func:`kinghill.physics.simulate` is, ``(state, shot, rng, noise=..., trajectory=...,
+trajectory_fps=...)`` (a benchmark passes a timed one)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A shot played on a position: what the physics did (``result``), the referee's ruling on
+    it, and the frame and table after the ruling was carried out."""
+
+    result: ShotResult
+    ruling: Ruling
+    frame: Frame
+    state: TableState
+
+
+def shot_position(frame: Frame, state: TableState, action: ShotAction) -> TableState:
+    """The table ``action`` is played from: ``state``, with white 1 placed where a break's
+    action puts it (4.1)."""
+    if frame.decision is Decision.BREAK and action.place is not None:
+        return state.place(BREAK_BALL, action.place)
+    return state
+
+
+def play_shot(
+    frame: Frame,
+    state: TableState,
+    action: ShotAction,
+    rng: np.random.Generator | None = None,
+    noise: NoiseModel | None = None,
+    *,
+    trajectory_fps: float | None = None,
+    simulate: Simulate = simulate,
+) -> Played:
+    """``action`` played from ``state`` (its :func:`shot_position`) under ``noise`` drawn from
+    ``rng`` (None: exactly), judged by the referee and the ruling carried out: the one path from
+    a shot to a ruling. The shot must fit the frame (:func:`~kinghill.envs.rules.validate_shot`;
+    :meth:`Game.play` checks it first). ``trajectory_fps``: keep the trajectory sampled at this
+    rate (for replays)."""
+    result = simulate(
+        state,
+        action.shot,
+        rng,
+        noise=noise,
+        trajectory=trajectory_fps is not None,
+        trajectory_fps=trajectory_fps or 60.0,
+    )
+    return _ruled(frame, action, result)
+
+
+def play_noisy(
+    frame: Frame,
+    state: TableState,
+    actions: Sequence[ShotAction],
+    rng: np.random.Generator,
+    noise: NoiseModel,
+) -> list[Played]:
+    """Each of ``actions`` played once from ``state`` under its own execution ``noise`` drawn
+    from ``rng`` in order, in one batch of simulations (``[action] * n``: ``n`` noisy samples of
+    one shot): what as many :func:`play_shot` calls return, the same noise drawn in the same
+    order. A break's actions must place white 1 alike (one table for the batch)."""
+    if not actions:
+        return []
+    table = shot_position(frame, state, actions[0])
+    results = simulate_many([table] * len(actions), [a.shot for a in actions], rng, noise=noise)
+    return [_ruled(frame, a, r) for a, r in zip(actions, results, strict=True)]
+
+
+def _ruled(frame: Frame, action: ShotAction, result: ShotResult) -> Played:
+    """``result`` of ``action`` judged on ``frame`` and the ruling carried out."""
+    ruling = judge(frame, action.shot.cue_ball, action.call, result.events)
+    after, state = apply(frame, ruling, result.final)
+    return Played(result, ruling, after, state)
 
 
 @dataclass(frozen=True)
@@ -94,6 +173,8 @@ class Game:
     :param clock: section-12 time control, or None for none.
     :param no_cushion_foul: R-fouls (b) on or off.
     :param trajectory_fps: when set, shots keep trajectories sampled at this rate (for replays).
+    :param simulate: what plays each shot (default :func:`kinghill.physics.simulate`; a
+        benchmark passes a timed one, :data:`Simulate`). Kept as the attribute ``simulate``.
     """
 
     def __init__(
@@ -105,6 +186,7 @@ class Game:
         clock: ShotClock | None = None,
         no_cushion_foul: bool = True,
         trajectory_fps: float | None = None,
+        simulate: Simulate = simulate,
     ) -> None:
         self.spec = spec or TableSpec()
         self.noise = noise
@@ -113,6 +195,7 @@ class Game:
         self.clock = clock
         self.no_cushion_foul = no_cushion_foul
         self.trajectory_fps = trajectory_fps
+        self.simulate = simulate
         self.rng = np.random.default_rng()
         self._rack = TableState.rack(self.spec)
         self.reset(breaker=0)
@@ -193,10 +276,8 @@ class Game:
             return Turn(player, Decision.CHOICE, action, None, None, seconds)
         if not isinstance(action, ShotAction):
             raise InvalidAction(f"a {frame.decision.value} is due: expected a ShotAction")
-        state = self.state
         try:
-            if frame.decision is Decision.BREAK and action.place is not None:
-                state = state.place(BREAK_BALL, action.place)
+            state = shot_position(frame, self.state, action)
             validate_shot(frame, state, action.shot.cue_ball, action.call)
         except ValueError as error:  # the action does not fit the table: nothing has changed
             raise InvalidAction(str(error)) from None
@@ -207,18 +288,17 @@ class Game:
             frame = verdict.frame
             if verdict.is_foul:
                 return self._not_played(frame, judge_overtime(frame), action, seconds)
-        noisy = self.noise is not None
-        result = simulate(
+        played = play_shot(
+            frame,
             state,
-            action.shot,
-            self.rng if noisy else None,
-            noise=self.noise,
-            trajectory=self.trajectory_fps is not None,
-            trajectory_fps=self.trajectory_fps or 60.0,
+            action,
+            self.rng if self.noise is not None else None,
+            self.noise,
+            trajectory_fps=self.trajectory_fps,
+            simulate=self.simulate,
         )
-        ruling = judge(frame, action.shot.cue_ball, action.call, result.events)
-        self.frame, self.state = apply(frame, ruling, result.final)
-        return Turn(player, frame.decision, action, ruling, result, seconds)
+        self.frame, self.state = played.frame, played.state
+        return Turn(player, frame.decision, action, played.ruling, played.result, seconds)
 
     def settle(self, answer: Answer) -> Decided:
         """Play what an agent answered, or charge it by the rules when it gave nothing playable:

@@ -14,8 +14,8 @@ lines that clear that pocket's jaw tips.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,7 +28,8 @@ from kinghill.envs.planning.pot_kernel import (
     speed_needed,
     window_chance,
 )
-from kinghill.envs.planning.table_arrays import planning_arrays
+from kinghill.envs.planning.pot_kernel import best_chances as best_chances_kernel
+from kinghill.envs.planning.table_arrays import PlanningArrays, planning_arrays
 from kinghill.envs.rules import Call
 from kinghill.physics import COLOURED, Cushion, NoiseModel, Pocket, Shot, TableSpec, TableState
 from kinghill.physics.geometry import hanging_pocket
@@ -247,6 +248,13 @@ def _pot_rows(
         abricols,
         min_chance,
         noise.sigma_phi,
+        *_table(arrays),
+    )
+
+
+def _table(arrays: PlanningArrays) -> tuple[Any, ...]:
+    """The table's arrays :func:`.pot_kernel.find_pots` takes last."""
+    return (
         arrays.scalars,
         arrays.lines,
         arrays.pockets,
@@ -266,3 +274,26 @@ def best_chance(
     building the pots (a position estimate, asked for at every leaf)."""
     rows = _pot_rows(state, cue_balls, object_balls, False, False, noise, 0.0)
     return float(rows[0, 6]) if rows.shape[0] else 0.0
+
+
+def best_chances(
+    states: Sequence[TableState],
+    cue_masks: np.ndarray,
+    object_masks: np.ndarray,
+    noise: NoiseModel = DEFAULT_NOISE,
+) -> np.ndarray:
+    """:func:`best_chance` of each of ``states`` (all on one table spec) with the cue balls and
+    object balls marked in the rows of ``cue_masks`` and ``object_masks`` (n x 8, in ball
+    order), the same numbers in one compiled call (the search's leaves, many at a time)."""
+    if not states:
+        return np.zeros(0)
+    arrays = planning_arrays(states[0].spec)
+    return best_chances_kernel(
+        np.array([s.positions for s in states]),
+        np.array([s.on_table for s in states]),
+        np.asarray(cue_masks, np.bool_),
+        np.asarray(object_masks, np.bool_),
+        arrays.straight,
+        noise.sigma_phi,
+        _table(arrays),
+    )

@@ -439,3 +439,66 @@ def find_pots(
             m -= 1
         order[m + 1] = key
     return found[order]
+
+
+@njit
+def best_chances(
+    positions: np.ndarray,
+    on_table: np.ndarray,
+    cue_masks: np.ndarray,
+    object_masks: np.ndarray,
+    ways: np.ndarray,
+    sigma_phi: float,
+    table: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, GeometryArrays],
+) -> np.ndarray:
+    """For each position ``k`` (``positions[k]``: 8 x 2, ``on_table[k]``), the chance of the
+    likeliest pot along ``ways`` of the object balls ``object_masks[k]`` by the cue balls
+    ``cue_masks[k]`` (those on the table, in ball order), no abricols, 0 without one: what
+    :func:`find_pots` called for each in turn gives in its first row, in one call. ``table``:
+    :func:`find_pots`' last six arguments (the table's planning arrays)."""
+    scalars, lines, pockets, tips, tip_counts, geometry = table
+    chances = np.zeros(positions.shape[0])
+    for k in range(positions.shape[0]):
+        n_on = 0
+        n_cues = 0
+        n_objects = 0
+        for ball in range(N_BALLS):
+            if on_table[k, ball]:
+                n_on += 1
+                n_cues += cue_masks[k, ball]
+                n_objects += object_masks[k, ball]
+        points = np.empty((n_on, 2))
+        ids = np.empty(n_on, np.int64)
+        cues = np.empty(n_cues, np.int64)
+        objects = np.empty(n_objects, np.int64)
+        i = c = o = 0
+        for ball in range(N_BALLS):
+            if on_table[k, ball]:
+                points[i, 0], points[i, 1] = positions[k, ball, 0], positions[k, ball, 1]
+                ids[i] = ball
+                i += 1
+                if cue_masks[k, ball]:
+                    cues[c] = ball
+                    c += 1
+                if object_masks[k, ball]:
+                    objects[o] = ball
+                    o += 1
+        rows = find_pots(
+            points,
+            ids,
+            cues,
+            objects,
+            ways,
+            False,
+            0.0,
+            sigma_phi,
+            scalars,
+            lines,
+            pockets,
+            tips,
+            tip_counts,
+            geometry,
+        )
+        if rows.shape[0]:
+            chances[k] = rows[0, 6]
+    return chances

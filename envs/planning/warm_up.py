@@ -9,11 +9,12 @@ import time
 
 import numpy as np
 
-from kinghill.envs.planning.candidates import pots
+from kinghill.envs.planning.candidates import best_chances, pots
+from kinghill.envs.planning.pot_kernel import best_chances as best_chances_kernel
 from kinghill.envs.planning.pot_kernel import find_pots
 from kinghill.envs.planning.safety_kernel import find_safeties
 from kinghill.envs.planning.table_arrays import planning_arrays
-from kinghill.physics import TableState
+from kinghill.physics import COLOURED, TableState
 from kinghill.physics import warm_up as warm_up_physics
 from kinghill.physics.warm_up import cached
 
@@ -28,7 +29,7 @@ def warm_up() -> float:
     if _READY:
         return seconds
     start = time.perf_counter()
-    cold = not (cached(find_pots) and cached(find_safeties))
+    cold = not all(cached(k) for k in (find_pots, find_safeties, best_chances_kernel))
     if cold:
         print(
             "kinghill: compiling the shot planner with numba, once per installation "
@@ -40,6 +41,9 @@ def warm_up() -> float:
     state = TableState.rack()
     balls = [int(b) for b in np.flatnonzero(state.on_table)]
     pots(state, balls, balls, doubles=True, abricols=True, min_chance=0.1)
+    whites = state.on_table.copy()
+    whites[COLOURED] = False
+    best_chances([state], whites[None], whites[None])
     ids = np.flatnonzero(state.on_table)
     arrays, spec = planning_arrays(state.spec), state.spec
     far = (spec.length - spec.radius, spec.width - spec.radius)

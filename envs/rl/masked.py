@@ -11,6 +11,7 @@ is the wrapper; :class:`MaskedPolicy` lets a trained model play from any seat.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, SupportsFloat
 
@@ -332,18 +333,23 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
     ``kinghill train --algo maskable-ppo``.
     """
 
-    def __init__(self, env: gym.Env[Any, Any]) -> None:
+    def __init__(
+        self, env: gym.Env[Any, Any], menu: Callable[[FrameView], Menu] | None = None
+    ) -> None:
         super().__init__(env)
         self.action_space = action_space()
         self.observation_space = masked_observation_space()
-        self.menu = shot_menu(self._view())
+        self.shot_menu = menu or shot_menu
+        """What builds each decision's menu (default :func:`shot_menu`; a benchmark passes a
+        timed one)."""
+        self.menu = self.shot_menu(self._view())
 
     def _view(self) -> FrameView:
         game = self.env.unwrapped.game  # type: ignore[attr-defined]
         return FrameView(game.state, game.frame, 0)
 
     def _observe(self, obs: dict[str, Any]) -> np.ndarray:
-        self.menu = shot_menu(self._view())
+        self.menu = self.shot_menu(self._view())
         return _observation(obs, self.menu)
 
     def reset(

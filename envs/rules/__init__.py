@@ -1,4 +1,5 @@
-"""The rules of King of the Hill as pure functions over event logs (no physics).
+"""The rules of King of the Hill as pure functions over event logs: no function here simulates
+a shot (the game's :func:`~kinghill.envs.game.play_shot` does, then calls them).
 
 Per shot: :func:`validate_shot` before it is played, :func:`judge` on its event log, then
 :func:`apply` to the frame and the final table; after a foul the opponent calls :func:`choose`
@@ -6,6 +7,12 @@ Per shot: :func:`validate_shot` before it is played, :func:`judge` on its event 
 
 The rules and project rulings that these functions and their rulings cite by number (``7.4``,
 ``R-route``) are written out in the repository's ``docs/rules.md``.
+
+They read the physics' value types only (the event classes, ball names, ``TableState`` for
+spotting), but importing them from :mod:`kinghill.physics` runs that package's ``__init__``,
+which loads the whole engine (numba and Pymunk, not compiling anything): ``import
+kinghill.envs.rules`` is not light. Importing the event types alone would need a physics
+package that loads its engine on first use, which is the physics package's to offer.
 """
 
 from kinghill.envs.rules.apply import apply, choose

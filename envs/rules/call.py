@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from kinghill.physics import COLOURED, N_BALLS, WHITES, Cushion, Pocket, TableState
@@ -215,7 +216,7 @@ class Call:
         """The coloured ball's called leg, 7.5 contacts included."""
         return self.legs[-1]
 
-    @property
+    @cached_property
     def balls_taking_part(self) -> frozenset[int]:
         """The balls of the chain and the balls touched in any leg (R-type)."""
         touched = {t for leg in self.legs for t in leg if not isinstance(t, Cushion)}
@@ -226,9 +227,10 @@ class Call:
         """How many whites take part, the cue ball counted when white (8.2, R-early)."""
         return sum(1 for b in self.balls_taking_part if b in WHITES)
 
-    @property
+    @cached_property
     def kinds(self) -> frozenset[ShotKind]:
-        """The kinds of this shot by R-type (several at once, or just ``PLAIN``)."""
+        """The kinds of this shot by R-type (several at once, or just ``PLAIN``); found once
+        a call (the referee reads them for every noisy sample of a called shot)."""
         kinds = set()
         cue_leg = self.legs[0]
         if self.cue_ball != COLOURED and cue_leg and isinstance(cue_leg[0], Cushion):

@@ -1,4 +1,6 @@
-"""The referee: judges one shot from its event log (pure; no physics, no table geometry).
+"""The referee: judges one shot from its event log (pure: it simulates nothing and reads no
+table geometry; the physics' event types come through :mod:`kinghill.physics`, whose import
+loads the engine, see :mod:`kinghill.envs.rules`).
 
 A shot is judged as a whole once all balls are at rest (R-same-shot): first every foul, then the
 call, then credits, spotting, the next decision and the frame result.
@@ -84,7 +86,11 @@ def judge(frame: Frame, cue_ball: int, call: Call | None, events: Iterable[Event
     log = tuple(events)
     shooter = frame.to_move
     is_break = frame.decision is Decision.BREAK
-    pots = _Pots(tuple(dict.fromkeys(e.ball for e in log if isinstance(e, Pocketed))))
+    potted: dict[int, None] = {}
+    for e in log:
+        if isinstance(e, Pocketed):
+            potted[e.ball] = None
+    pots = _Pots(tuple(potted))
     fouls = _contact_fouls(frame, cue_ball, log, pots, is_break)
     route = observe_route(log, cue_ball)
     notes: list[str] = []
@@ -127,9 +133,11 @@ def _contact_fouls(
     frame: Frame, cue_ball: int, log: Sequence[Event], pots: _Pots, is_break: bool
 ) -> list[Foul]:
     """The fouls read from contacts alone: miss and no cushion (R-fouls), the break (4.2, 4.3)."""
-    first = next(
-        (i for i, e in enumerate(log) if isinstance(e, BallBall) and cue_ball in (e.a, e.b)), None
-    )
+    first = None
+    for i, e in enumerate(log):
+        if isinstance(e, BallBall) and (e.a == cue_ball or e.b == cue_ball):
+            first = i
+            break
     if first is None:
         return [Foul(("R-fouls(a)",), f"miss: cue ball {cue_ball} touched no other ball")]
     if is_break:
@@ -202,7 +210,8 @@ def _rule(
     else:
         credited = pots.whites  # 4.8, 5.2
         to_spot = () if colour_legal else tuple(b for b in pots.balls if b == COLOURED)
-    to_spot = tuple(sorted(to_spot, key=lambda b: b != COLOURED))  # R-spot: coloured first
+    if len(to_spot) > 1:
+        to_spot = tuple(sorted(to_spot, key=lambda b: b != COLOURED))  # R-spot: coloured first
     result, next_to_move, decision = _next(frame, bool(fouls), colour_legal, credited, is_break)
     return Ruling(
         shooter=shooter,

@@ -5,15 +5,17 @@ processes.
 
 Each env's step is split into the time inside ``simulate`` and the env's own time (its
 overhead: the referee, the encodings, the opponent's bookkeeping, the masked env's menus), per
-step and as the steps/s the env would reach with a free ``simulate``. Ratios within one run are
-what count (absolute numbers drift between machines).
+step and as the steps/s the env would reach with a free ``simulate``: the env's game plays its
+shots through a timed ``simulate`` (its hook, ``Game(simulate=...)``, the attribute
+``game.simulate``) and the masked env builds its menus through a timed ``shot_menu``
+(``MaskedShots(env, menu=...)``). Ratios within one run are what count (absolute numbers drift
+between machines).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +23,6 @@ import gymnasium as gym
 import numpy as np
 
 import kinghill.envs  # noqa: F401  (registers the env)
-import kinghill.envs.game.loop as game_module
 import kinghill.envs.rl.masked as masked_module
 from kinghill.envs.game.actions import Action, FrameView
 from kinghill.envs.rl.encoding import action_space, decode_action
@@ -38,20 +39,6 @@ class _Run:
     steps: int
     simulate_seconds: float
     shots: list[tuple[TableState, ShotResult]]
-
-
-@contextmanager
-def _timed(
-    simulate_with: Callable[..., ShotResult],
-    menu_with: Callable[[FrameView], masked_module.Menu] = shot_menu,
-) -> Iterator[None]:
-    """``simulate`` (and ``shot_menu``) replaced by their timed versions for a while."""
-    game_module.simulate = simulate_with
-    setattr(masked_module, "shot_menu", menu_with)  # noqa: B010  (a module function's stand-in)
-    try:
-        yield
-    finally:
-        game_module.simulate, masked_module.shot_menu = simulate, shot_menu
 
 
 def _sampled_opponent(steps: int, seed: int) -> tuple[gym.spaces.Space[Any], Callable[..., Action]]:
@@ -83,24 +70,24 @@ def _simulate_timed(run: _Run | _MaskedRun) -> Callable[..., ShotResult]:
 
 
 def _timed_steps(
-    env: gym.Env[Any, Any],
-    seed: int,
-    actions: Iterator[Any],
-    run: _Run | _MaskedRun,
-    patches: tuple[Callable[..., Any], ...],
+    env: gym.Env[Any, Any], seed: int, actions: Iterator[Any], run: _Run | _MaskedRun
 ) -> Iterator[None]:
     """Step ``env`` with each of ``actions`` (taken before the clock starts), timing each step
-    into ``run`` with ``patches`` (:func:`_timed`) in place; a finished frame starts again.
-    Yields after every step, so that the two envs can take turns."""
-    with _timed(*patches):
-        env.reset(seed=seed)
+    into ``run``, its game's shots played through :func:`_simulate_timed`; a finished frame
+    starts again. Yields after every step, so that the two envs can take turns."""
+    env.unwrapped.game.simulate = _simulate_timed(run)  # type: ignore[attr-defined]
+    env.reset(seed=seed)  # not timed, so what it spent inside is not counted either
+    run.simulate_seconds = 0.0
+    if isinstance(run, _MaskedRun):
+        run.menu_seconds = 0.0
+    else:
+        run.shots.clear()
     for action in actions:
-        with _timed(*patches):
-            start = time.perf_counter()
-            _, _, term, trunc, _ = env.step(action)
-            if term or trunc:
-                env.reset()
-            run.seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        _, _, term, trunc, _ = env.step(action)
+        if term or trunc:
+            env.reset()
+        run.seconds += time.perf_counter() - start
         run.steps += 1
         yield
 
@@ -112,7 +99,7 @@ def _plain_steps(steps: int, seed: int, run: _Run) -> Iterator[None]:
 
     env = KingOfTheHillEnv(opponent=opponent, breaker="random")
     mine = [space.sample() for _ in range(steps)]
-    return _timed_steps(env, seed, iter(mine), run, (_simulate_timed(run),))
+    return _timed_steps(env, seed, iter(mine), run)
 
 
 def _play(steps: int, seed: int) -> _Run:
@@ -148,7 +135,9 @@ def _masked_steps(steps: int, seed: int, run: _MaskedRun) -> Iterator[None]:
         run.menu_seconds += time.perf_counter() - start
         return menu
 
-    env = masked_module.MaskedShots(KingOfTheHillEnv(opponent=opponent, breaker="random"))
+    env = masked_module.MaskedShots(
+        KingOfTheHillEnv(opponent=opponent, breaker="random"), menu=timed_menu
+    )
     levels = (len(masked_module.SPEED_FACTORS), len(masked_module.SPINS))
 
     def actions() -> Iterator[tuple[int, int, int]]:
@@ -156,7 +145,7 @@ def _masked_steps(steps: int, seed: int, run: _MaskedRun) -> Iterator[None]:
             offered = np.flatnonzero(env.menu.offered)
             yield int(offered[slot % len(offered)]), speed % levels[0], spin % levels[1]
 
-    return _timed_steps(env, seed, actions(), run, (_simulate_timed(run), timed_menu))
+    return _timed_steps(env, seed, actions(), run)
 
 
 def _play_masked(steps: int, seed: int) -> _MaskedRun:

@@ -50,6 +50,8 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.bench_env",
     "kinghill.experiments.cli.shots",
     "kinghill.experiments.cli.pockets",
+    "kinghill.experiments.cli.serve",
+    "kinghill.experiments.cli.export_policy",
 )
 """Modules that each mount one subcommand, in the order the help lists them."""
 NOTHING_KEPT = "nothing was written (the figures come at the end); run it again"

@@ -7,15 +7,13 @@ import argparse
 
 from gymnasium.error import DependencyNotInstalled
 
-from kinghill.agents.human import HUMAN, HumanSeat
+from kinghill.agents.human import HUMAN, HumanSeat, NoDisplay
 from kinghill.envs import Decided, FrameView, ShotAction
 from kinghill.envs.drawing.render import MIN_WIDTH_PX
 from kinghill.envs.drawing.replay_video import (
     FORMATS,
     MAX_GIF_FPS,
-    ReplayShot,
     check_replay_path,
-    write_replay,
 )
 from kinghill.experiments.cli.app import (
     CommandError,
@@ -28,10 +26,16 @@ from kinghill.experiments.cli.app import (
     seed,
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
-from kinghill.experiments.records.replay import replay_shot
-from kinghill.experiments.records.store import write_frame
+from kinghill.experiments.cli.signals import sigterm_as_interrupt
+from kinghill.experiments.records.replay import write_frame_replay
+from kinghill.experiments.records.store import (
+    RecordError,
+    check_not_tournament,
+    record_path,
+    write_new_frame,
+)
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.frame_player import play_watched
+from kinghill.experiments.tournaments.frame_player import FrameStopped, play_watched
 
 REPLAY_FPS = 25.0
 """Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
@@ -75,11 +79,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=output_dir,
         metavar="DIR",
         help="keep every decision (position, action, shot as played, events, ruling, time) in "
-        "DIR/records/000000.json.gz, for kinghill replay and kinghill export",
+        "DIR/records/NNNNNN.json.gz, the next free number (no record is replaced; not a "
+        "tournament's folder), for kinghill replay and kinghill export",
+    )
+    parser.add_argument(
+        "--handicap",
+        type=handicap,
+        default=(3, 3),
+        metavar="A,B",
+        help="the whites A and B must pot before the coloured ball, 1-7 each (rule 5.3; "
+        "default: 3,3), e.g. 2,3 gives A a head start",
     )
     add_frame_options(parser)
     add_replay_arguments(parser)
     return parser
+
+
+def handicap(text: str) -> tuple[int, int]:
+    """``--handicap``'s value: two whole numbers 1-7, ``A,B`` (rule 5.3)."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2 or not all(p.isdigit() and 1 <= int(p) <= 7 for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"the whites A and B must pot, two whole numbers 1-7 such as 2,3 (got {text!r})"
+        )
+    return int(parts[0]), int(parts[1])
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -145,42 +168,55 @@ def run(args: argparse.Namespace) -> int:
                 "lower it or write an .mp4",
                 "--fps",
             )
+    if args.record is not None:
+        try:
+            check_not_tournament(args.record)
+        except RecordError as error:
+            raise UsageError(str(error), "--record") from None
     try:
         human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
     except DependencyNotInstalled as error:
         raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
-    shots: list[ReplayShot] = []
+    except NoDisplay as error:
+        raise CommandError(str(error)) from None
 
     def watch(before: FrameView, decided: Decided, after: FrameView) -> None:
         print(describe(decided, names), flush=True)
         if human is not None:
             human.watch(decided.turn, before.frame, after.state)
-        shot = replay_shot(decided.turn, before.frame, names) if args.out is not None else None
-        if shot is not None:
-            shots.append(shot)
 
-    animated = args.out is not None or human is not None
-    try:  # a closed window interrupts, as Ctrl-C does
-        record = play_watched(
-            *names,
-            args.seed,
-            frame_options(args),
-            here={} if human is None else {HUMAN: human},  # a person at the window: never cut off
-            watch=watch,
-            trajectory_fps=args.fps / args.speed if animated else None,
-        )
+    stopped: FrameStopped | None = None
+    try:  # Ctrl-C, SIGTERM or a closed window stops the frame, the decisions played kept
+        with sigterm_as_interrupt():
+            record = play_watched(
+                *names,
+                args.seed,
+                frame_options(args),
+                here={} if human is None else {HUMAN: human},  # a person: never cut off
+                watch=watch,
+                trajectory_fps=None if human is None else args.fps / args.speed,
+                required=args.handicap,
+            )
     except TournamentError as error:
         raise usage_error(error) from None
-    if human is not None:
-        human.close()
-    print(record.result)
+    except FrameStopped as stop:
+        record, stopped = stop.shots, stop
+    finally:
+        if human is not None:
+            human.close()
+    print(record.result if stopped is None else stopped)
     if args.record is not None:
-        print(f"record: {write_frame(args.record, record)}")
-    if args.out is not None:
-        if not shots:
-            raise CommandError("no shot was played, no replay written", "--out")
-        path = write_replay(
-            args.out, shots, record.spec, fps=args.fps, width_px=args.width, speed=args.speed
-        )
+        try:
+            written = write_new_frame(args.record, record)
+        except RecordError as error:  # the folder became a tournament's while the frame played
+            raise UsageError(str(error), "--record") from None
+        path = record_path(args.record, written.frame)
+        print(f"record: {path} (kinghill replay {args.record} --frame {written.frame})")
+    if args.out is not None:  # from the record: what a stop cut short is left out of both
+        path = write_frame_replay(record, args.out, args.fps, args.speed, args.width)
         print(f"replay: {path}")
+    if stopped is not None:
+        kept = " and ".join(n for n, a in (("record", args.record), ("replay", args.out)) if a)
+        args.interrupted = f"{stopped}" + (f", kept in the {kept}" if kept else "")
+        raise KeyboardInterrupt from stopped
     return 0

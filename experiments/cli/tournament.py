@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
-from types import FrameType
-from typing import NoReturn
 
 from kinghill.experiments.cli import knockout as knockout_cli
 from kinghill.experiments.cli.app import (
@@ -24,6 +20,7 @@ from kinghill.experiments.cli.app import (
     seed,
 )
 from kinghill.experiments.cli.frame_options import add_frame_options, usage_error
+from kinghill.experiments.cli.signals import sigterm_as_interrupt
 from kinghill.experiments.tournaments.config import DEFAULT_FRAMES
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
@@ -139,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError("needs the built-in frame player (leave out --player)", "--record")
             config = knockout_cli.config_from_args(args)
             player, runner = _start(args)
-            with _sigterm_as_interrupt():
+            with sigterm_as_interrupt():
                 summary = knockout_cli.play(config, args.out, player, runner, args.record)
         else:
             summary = _round_robin(args)
@@ -177,7 +174,7 @@ def _round_robin(args: argparse.Namespace) -> str:
     if args.record and custom is not None:
         raise UsageError("needs the built-in frame player (leave out --player)", "--record")
     try:
-        with _sigterm_as_interrupt():
+        with sigterm_as_interrupt():
             report = evaluate(
                 args.agents,
                 DEFAULT_FRAMES if args.frames is None else args.frames,
@@ -218,20 +215,6 @@ def _check_agents(specs: Iterable[str]) -> None:
             make_agent(spec, 0)
         except (AgentSpecError, OSError) as error:
             raise UsageError(str(error), "--agents") from None
-
-
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM stops the run as Ctrl-C does (workers stopped, the log kept)."""
-
-    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _runner(args: argparse.Namespace) -> FrameRunner:

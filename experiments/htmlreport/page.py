@@ -205,7 +205,7 @@ def render_page(title: str, parts: Sequence[Part], records: Path | None = None) 
         style=_static("report.css"),
         parts="\n".join(part.html() for part in parts),
         data=script_json(replay_data(None if records is None else Path(records))),
-        script=_static("report.js"),
+        script=_static("table.js") + _static("report.js"),
     )
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from kinghill.envs import ChoiceAction
 from kinghill.envs.drawing import render
 from kinghill.envs.drawing.render import RAIL_WIDTH, cushion_overhang, slate_outline
+from kinghill.envs.rules import Call
 from kinghill.experiments.records.store import DecisionRecord, FrameShots, iter_frames
 from kinghill.physics import COLOURED, TableGeometry, TableSpec, TableState
 
@@ -106,12 +107,18 @@ def _moves(decision: DecisionRecord) -> tuple[float, list[dict[str, Any]], Table
     return result.duration, moves, result.final
 
 
-def _call_text(decision: DecisionRecord) -> str:
-    call = decision.call
+def call_text(call: Call | None) -> str:
+    """A shot's call in words: its route and pocket and its kinds (R-type), or whites only."""
     if call is None:
-        return "whites only (no call)" if decision.played is not None else ""
+        return "whites only (no call, 5.1)"
     kinds = ", ".join(sorted(kind.value for kind in call.kinds))
     return f"{call} ({kinds})"
+
+
+def _call_text(decision: DecisionRecord) -> str:
+    if decision.call is None and decision.played is None:
+        return ""
+    return call_text(decision.call)
 
 
 def _what(decision: DecisionRecord) -> str:
@@ -150,7 +157,7 @@ def frame_replay(shots: FrameShots) -> dict[str, Any]:
     """A recorded frame as the page plays it: its agents, result and every decision."""
     return {
         "frame": shots.frame,
-        "seed": shots.seed,
+        "seed": str(shots.seed),  # as text: JSON.parse rounds integers past 2**53
         "agents": list(shots.agents),
         "result": "not finished" if shots.result is None else str(shots.result),
         "decisions": [decision_replay(n, d) for n, d in enumerate(shots.decisions, start=1)],

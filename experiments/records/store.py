@@ -1,11 +1,13 @@
 """Shot records: every decision of a frame as data, one gzipped JSON file per frame.
 
-``kinghill tournament --record`` and ``kinghill play --record DIR`` write
-``DIR/records/NNNNNN.json.gz`` (the frame's index). Each decision keeps the position and frame
-state before it, the action as the agent chose it, the shot as played (after execution noise),
-the call, the event log, the ruling and the decision time. Floats are stored exactly
-(:mod:`kinghill.experiments.records.codec`), so :meth:`DecisionRecord.resimulate` gives the recorded
-event log back bit for bit. :func:`load_frame` reads a record back.
+``kinghill tournament --record`` writes ``DIR/records/NNNNNN.json.gz`` (the frame's index);
+``kinghill play --record DIR`` adds its frame under the next free index
+(:func:`write_new_frame`), so that no record is ever replaced, and refuses a tournament's
+folder. Each decision keeps the position and frame state before it, the action as the agent
+chose it, the shot as played (after execution noise), the call, the event log, the ruling and
+the decision time. Floats are stored exactly (:mod:`kinghill.experiments.records.codec`), so
+:meth:`DecisionRecord.resimulate` gives the recorded event log back bit for bit.
+:func:`load_frame` reads a record back.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import gzip
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +92,8 @@ class DecisionRecord:
 class FrameShots:
     """A recorded frame: who played, under which options, every decision and how it ended.
 
-    :param frame: the frame's index in its tournament (0 for ``kinghill play``).
+    :param frame: the frame's index in its tournament, or in the folder ``kinghill play`` adds
+        its frames to.
     :param seed: the frame's seed.
     :param agents: the agents' specs or names, seat 0 (the breaker) first.
     :param options: how the frame was played (noise, clock, shot limit), as plain data: the
@@ -158,17 +161,61 @@ def record_path(folder: Path, frame: int) -> Path:
     return Path(folder) / RECORDS_DIR / f"{frame:06d}.json.gz"
 
 
+TOURNAMENT_MARKS = ("tournament.json", "frames.jsonl")
+"""Files that make a folder a tournament's: its records belong to its frame log."""
+
+
 def write_frame(folder: Path, shots: FrameShots) -> Path:
-    """Write the frame's record under ``folder`` atomically (a frame played again replaces it);
-    the bytes depend on the record only (gzip without a time stamp)."""
+    """Write the frame's record under ``folder`` atomically (a tournament's frame played again
+    replaces it); the bytes depend on the record only (gzip without a time stamp)."""
     path = record_path(folder, shots.frame)
+    os.replace(_packed(path, shots), path)
+    return path
+
+
+def write_new_frame(folder: Path, shots: FrameShots) -> FrameShots:
+    """Add a frame played alone (``kinghill play --record``) to ``folder`` under the next free
+    index, never replacing a record (two writers at once take different indices); the record
+    as written, its ``frame`` that index.
+
+    :raises RecordError: ``folder`` holds a tournament (see :func:`check_not_tournament`).
+    """
+    check_not_tournament(folder)
+    while True:
+        index = max(frames_in(folder), default=-1) + 1
+        numbered = replace(shots, frame=index)
+        path = record_path(folder, index)
+        temporary = _packed(path, numbered)
+        try:
+            os.link(temporary, path)  # fails, rather than replaces, when the name is taken
+        except FileExistsError:
+            continue
+        finally:
+            temporary.unlink()
+        return numbered
+
+
+def check_not_tournament(folder: Path) -> None:
+    """Refuse to add a lone frame to a tournament's folder, whose records are its frame log's.
+
+    :raises RecordError: ``folder`` holds ``tournament.json`` or ``frames.jsonl``.
+    """
+    found = [name for name in TOURNAMENT_MARKS if (Path(folder) / name).exists()]
+    if found:
+        raise RecordError(
+            f"{folder} holds a tournament ({', '.join(found)}): its records are the "
+            "tournament's; record this frame in another folder"
+        )
+
+
+def _packed(path: Path, shots: FrameShots) -> Path:
+    """The record gzipped into a temporary file beside ``path`` (its folder made)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(encode_frame_shots(shots), separators=(",", ":"), allow_nan=False)
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(temporary, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed:
         packed.write(text.encode())
-    os.replace(temporary, path)
-    return path
+    return temporary
 
 
 def load_frame(source: str | Path, frame: int | None = None) -> FrameShots:

@@ -14,16 +14,20 @@ frame, with a seed drawn from its frame seed and the number of times it has been
 What the agent had learnt within the frame (its random generator's draws, any memory) is lost.
 
 Children are spawned (not forked), so a script that plays frames this way needs the usual
-``if __name__ == "__main__":`` guard of multiprocessing. The child ignores SIGINT (the user's
-Ctrl-C is its parent's business; a ``KeyboardInterrupt`` inside it is the agent's own and a
-fault like any exception, ``SystemExit`` included) and exits by itself within a second when its
-parent dies (:mod:`.lifeline`).
+``if __name__ == "__main__":`` guard of multiprocessing: each child imports the script first.
+:func:`check_main_guard` refuses, in one line and before any child starts, a call from the top
+level of a script without it, or from a script read from stdin (``python -``). The child
+ignores SIGINT (the user's Ctrl-C is its parent's business; a ``KeyboardInterrupt`` inside it
+is the agent's own and a fault like any exception, ``SystemExit`` included) and exits by itself
+within a second when its parent dies (:mod:`.lifeline`).
 """
 
 from __future__ import annotations
 
+import ast
 import atexit
 import contextlib
+import functools
 import importlib
 import multiprocessing
 import os
@@ -33,6 +37,8 @@ import threading
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -49,6 +55,65 @@ BUILD_TIMEOUT = 120.0
 
 class AgentStartError(RuntimeError):
     """An agent process could not build its agent (the message says why) or did not start."""
+
+
+class MissingMainGuard(AgentStartError):
+    """The script that plays frames cannot be imported again by the processes it spawns."""
+
+
+GUARD = 'if __name__ == "__main__":'
+
+
+def check_main_guard() -> None:
+    """Refuse to spawn processes that would fail importing the script that runs this one: each
+    spawned process imports the main script first, which reruns a call made at its top level
+    without the ``if __name__ == "__main__":`` guard (and each child dies trying to spawn its
+    own), and cannot read a script that came from stdin. Interactive sessions and
+    ``python -c`` have no script to import, and pass.
+
+    :raises MissingMainGuard: the script has no guard around the call, or came from stdin.
+    """
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not isinstance(path, str):
+        return
+    if not os.path.isfile(path):
+        raise MissingMainGuard(
+            f"the script {path} (python -) cannot be read again by the processes that play "
+            "the frames (they are spawned and import it first): save it to a file, with the "
+            f"call under {GUARD}"
+        )
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None and not (
+        frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"
+    ):
+        frame = frame.f_back
+    if frame is None or not os.path.samefile(frame.f_code.co_filename, path):
+        return
+    if not _guarded(path, frame.f_lineno):
+        raise MissingMainGuard(
+            f"{path}, line {frame.f_lineno}: put the call under {GUARD} (the processes that "
+            "play the frames are spawned and import the script first: without the guard each "
+            "would run it again)"
+        )
+
+
+@functools.lru_cache(maxsize=8)
+def _guarded(path: str, line: int) -> bool:
+    """Whether ``line`` of the script ``path`` lies in the body of an ``if`` that tests
+    ``__name__`` against ``"__main__"`` (a script that cannot be parsed passes)."""
+    try:
+        tree = ast.parse(Path(path).read_bytes(), path)
+    except (OSError, SyntaxError, ValueError):
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node.body:
+            names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+            texts = {n.value for n in ast.walk(node.test) if isinstance(n, ast.Constant)}
+            body_lines = range(node.body[0].lineno, (node.body[-1].end_lineno or 0) + 1)
+            if "__name__" in names and "__main__" in texts and line in body_lines:
+                return True
+    return False
 
 
 def restart_seed(seed: int | None, restarts: int) -> int | None:
@@ -200,6 +265,7 @@ _Child = tuple[multiprocessing.process.BaseProcess, Connection]
 
 def _launch() -> _Child:
     """Start an agent process (it imports the agents, then waits for orders)."""
+    check_main_guard()
     context = multiprocessing.get_context("spawn")
     mine, theirs = context.Pipe()
     from_main_thread = threading.current_thread() is threading.main_thread()

@@ -34,7 +34,8 @@ from kinghill.physics import NoiseModel
 
 
 def new_game(options: FrameOptions, trajectory_fps: float | None = None) -> Game:
-    """A game played under ``options``: noise at its scale, shot limit and the round's clock."""
+    """A game played under ``options``: noise at its scale, shot limit and the round's clock
+    (each seat needs 3 whites until ``game.required`` says otherwise before ``reset``)."""
     return Game(
         noise=scaled(NoiseModel(), options.noise_scale) if options.noise else None,
         shot_limit=options.max_shots,
@@ -173,7 +174,9 @@ def play_frame(
     def count(before: FrameView, decided: Decided, after: FrameView) -> None:
         shooter[0] = tally.add(decided, shooter[0])
 
-    game, shots = _play(seats, (agent_a, agent_b), seed, options, frame_index, None, count)
+    game = new_game(options)
+    recorder = ShotRecorder(frame_index, seed, (agent_a, agent_b), asdict(options))
+    shots = _play(game, seats, seed, options, recorder, count)
     frame = game.frame
     if record is not None:
         write_frame(record, shots)
@@ -186,6 +189,15 @@ def play_frame(
         extensions=(int(frame.extension_used[0]), int(frame.extension_used[1])),
         **tally.pairs(),
     )
+
+
+class FrameStopped(KeyboardInterrupt):
+    """The user stopped a watched frame (Ctrl-C, SIGTERM, a closed window): ``shots`` holds
+    every decision settled before, ``result`` None."""
+
+    def __init__(self, shots: FrameShots) -> None:
+        super().__init__(f"the frame was stopped after {len(shots.decisions)} decisions")
+        self.shots = shots
 
 
 Watcher = Callable[[FrameView, Decided, FrameView], None]
@@ -202,6 +214,7 @@ def play_watched(
     here: Mapping[str, Agent] | None = None,
     watch: Watcher | None = None,
     trajectory_fps: float | None = None,
+    required: tuple[int, int] = (3, 3),
 ) -> FrameShots:
     """Play one frame to be watched (what ``kinghill play`` runs) and return its shot record:
     every decision, the final table and the result. ``agent_a`` in seat 0 breaks; the agents
@@ -214,7 +227,10 @@ def play_watched(
     :param watch: called with each decision as it is settled (commentary, a window).
     :param trajectory_fps: sample each shot's ball paths this many times a simulated second
         (for an animation or a replay); None keeps none.
+    :param required: the whites ``agent_a`` and ``agent_b`` must pot (5.3, R-handicap; the
+        record keeps them in every decision's frame).
     :raises TournamentError: an agent that cannot be built (``agent_a`` or ``agent_b``).
+    :raises FrameStopped: the user stopped the frame; the decisions played are kept in it.
     """
     here = here or {}
     options = options or FrameOptions()
@@ -231,23 +247,26 @@ def play_watched(
         except (AgentSpecError, AgentStartError, OSError) as error:
             raise TournamentError(str(error), parameter) from None
         seats.append(process)
-    return _play(seats, names, seed, options, 0, trajectory_fps, watch)[1]
+    game = new_game(options, trajectory_fps)
+    game.required = required  # the handicap (5.3), read by reset
+    recorder = ShotRecorder(0, seed, names, asdict(options))
+    try:
+        return _play(game, seats, seed, options, recorder, watch)
+    except KeyboardInterrupt as stop:
+        raise FrameStopped(recorder.finish(game.state, game.frame)) from stop
 
 
 def _play(
+    game: Game,
     seats: Sequence[Seat],
-    names: tuple[str, str],
     seed: int,
     options: FrameOptions,
-    frame_index: int,
-    trajectory_fps: float | None,
+    recorder: ShotRecorder,
     watch: Watcher | None,
-) -> tuple[Game, FrameShots]:
-    """Play the frame of ``seed`` in ``seats`` to its end, recording every decision and showing
-    it to ``watch``; the game at the end and the frame's shot record."""
-    game = new_game(options, trajectory_fps)
+) -> FrameShots:
+    """Play the frame of ``seed`` in ``game`` to its end, ``seats`` deciding, ``recorder``
+    recording every decision and ``watch`` shown each; the frame's shot record."""
     game.reset(seed=seeds(seed)[0], breaker=0)
-    recorder = ShotRecorder(frame_index, seed, names, asdict(options))
     before = game.view()
     for decided in play_out(game, seats, options.decision_cap):
         recorder.add(before, decided)
@@ -255,4 +274,4 @@ def _play(
         if watch is not None:
             watch(before, decided, after)
         before = after
-    return game, recorder.finish(game.state, game.frame)
+    return recorder.finish(game.state, game.frame)

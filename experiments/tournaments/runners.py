@@ -15,6 +15,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from kinghill.envs.planning import warm_up
+from kinghill.experiments.tournaments.agent_process import check_main_guard
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask
 from kinghill.experiments.tournaments.lifeline import follow_parent
@@ -50,6 +51,7 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     def run(
         play: Callable[[FrameTask], FrameOutcome], tasks: Sequence[FrameTask]
     ) -> Iterator[FrameOutcome]:
+        check_main_guard()  # each worker imports the main script first
         warm_up()  # a cold compile of the kernels here, once, not in every worker
         context = _KeptProcesses()
         from_main_thread = threading.current_thread() is threading.main_thread()

@@ -92,11 +92,9 @@ def learn_break(search: BreakSearch | None = None, progress: bool = True) -> Lea
 
 def break_score(game: Game, action: ShotAction, rng: np.random.Generator, samples: int) -> float:
     """The mean score for the breaker (the search's leaf value) of ``samples`` noisy plays of
-    the break ``action`` on ``game``'s table (before its break), each ruled by the referee."""
-    state = game.state
-    if action.place is not None:
-        state = state.place(BREAK_BALL, action.place)
-    view = FrameView(state, game.frame, game.frame.to_move)
+    the break ``action`` on ``game``'s table (before its break), each played and ruled by
+    :func:`~kinghill.envs.game.play_noisy` (white 1 placed where ``action`` puts it)."""
+    view = FrameView(game.state, game.frame, game.frame.to_move)
     return float(np.mean(outcome_values(view, action, rng, samples, NoiseModel())))
 
 

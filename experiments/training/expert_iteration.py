@@ -129,9 +129,12 @@ _FIELDS = ("features", "mask", "visits", "values", "results")
 
 
 def _expert(net: Path | None, seed: int, budget: int, arms: int) -> SearchAgent:
+    """The self-play expert: it breaks with the run's own learnt break (the one its nets carry),
+    the hand-made break where the run has none yet (iteration 1) or learns none."""
     if net is None:
-        return SearchAgent(seed, budget)
-    return PriorSearchAgent(PriorNet.load(net), seed, budget, arms)
+        return SearchAgent(seed, budget, learned_break=False)
+    prior = PriorNet.load(net)
+    return PriorSearchAgent(prior, seed, budget, arms, learned_break=prior.break_shot is not None)
 
 
 def expert_self_play(
@@ -327,10 +330,11 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
         model=out / BEST_FILE,
         curve=out / "curve.png",
         wall_seconds=time.perf_counter() - start,
-        episodes=sum(len(d.results) for d in data),
+        episodes=config.frames * config.iterations,  # self-play frames, as run.json says
         final_reward_mean=float("nan"),
         final_win_rate=float(scores[-1][2]),
         extra={
+            "decisions": sum(len(d.results) for d in data),
             "best_iteration": best[0],
             "best_score_vs_search": float(best[2]),
             "break_score": None if learnt is None else learnt.score,

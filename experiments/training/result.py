@@ -15,7 +15,11 @@ RUN_FILE = "run.json"
 
 @dataclass(frozen=True)
 class TrainResult:
-    """Where a run left its outputs, how long it took, and where its curve ended."""
+    """Where a run left its outputs, how long it took, and where its curve ended.
+
+    ``episodes`` counts the frames the run learnt from (for expert iteration its self-play
+    frames; the decisions they held are ``extra["decisions"]``).
+    """
 
     model: Path
     curve: Path
@@ -40,9 +44,18 @@ def jsonable(value: Any) -> Any:
 
 
 def read_run(out: Path) -> dict[str, Any]:
-    """``DIR/run.json`` as a dict; empty when the run has none."""
+    """``DIR/run.json`` as a dict; empty when the run has none. An expert-iteration run's file
+    written before its result counted ``decisions`` (its ``episodes`` were the decisions) is
+    read in today's terms: ``episodes`` its self-play frames, ``extra["decisions"]``."""
     path = Path(out) / RUN_FILE
-    return json.loads(path.read_text()) if path.exists() else {}
+    record = json.loads(path.read_text()) if path.exists() else {}
+    config, result = record.get("config"), record.get("result")
+    if isinstance(config, dict) and "expert_budget" in config and isinstance(result, dict):
+        extra = result.setdefault("extra", {})
+        if "decisions" not in extra and "episodes" in result:
+            extra["decisions"] = result["episodes"]
+            result["episodes"] = config["frames"] * config["iterations"]
+    return record
 
 
 def session_of(out: Path) -> int:

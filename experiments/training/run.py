@@ -4,12 +4,18 @@ configuration back to resume it."""
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from kinghill.envs import RewardWeights
-from kinghill.experiments.training.config import ConfigError, RLlibConfig, TrainConfig
+from kinghill.experiments.training.config import (
+    ConfigError,
+    RLlibConfig,
+    TrainConfig,
+    TrainingInterrupted,
+)
 from kinghill.experiments.training.result import TrainResult, read_run
 
 
@@ -20,14 +26,33 @@ def train(config: TrainConfig | RLlibConfig, resume: bool = False) -> TrainResul
 
     :param resume: go on with the interrupted (or finished) run in ``config.out`` from its
         newest saved model, the step count, the curve and ``run.json`` carried on.
+    A new run that fails having saved nothing to go on from (a bad opponent, a missing file,
+    Ctrl-C before the first model) takes away what it wrote in ``config.out`` (``run.json``,
+    its logs), so that the corrected command can start there; what the folder held before is
+    kept.
+
     :raises ConfigError: a configuration that cannot be trained, naming the parameter; a new
         run (not ``resume``) in a folder that holds a run already (``out``), whose curve,
         evaluations and best model the new one would mix with its own.
     :raises TrainingError: a run that cannot go on for another reason.
     :raises TrainingInterrupted: Ctrl-C; what was learnt is saved and the run can be resumed.
     """
-    if not resume:
-        _check_unused(Path(config.out))
+    if resume:
+        return _backend(config, resume)
+    out = Path(config.out)
+    _check_unused(out)
+    found = set(out.iterdir()) if out.is_dir() else None
+    try:
+        return _backend(config, resume)
+    except TrainingInterrupted:
+        raise  # it saved what it had learnt: --resume goes on with it
+    except BaseException:
+        if not _resumable(config):
+            _take_back(out, found)
+        raise
+
+
+def _backend(config: TrainConfig | RLlibConfig, resume: bool) -> TrainResult:
     if isinstance(config, RLlibConfig):
         from kinghill.experiments.training.rllib_train import train_rllib
 
@@ -35,6 +60,34 @@ def train(config: TrainConfig | RLlibConfig, resume: bool = False) -> TrainResul
     from kinghill.experiments.training.sb3 import train_sb3
 
     return train_sb3(config, resume)
+
+
+def _resumable(config: TrainConfig | RLlibConfig) -> bool:
+    """Whether the run in ``config.out`` saved a model or checkpoint to go on from."""
+    if isinstance(config, RLlibConfig):
+        from kinghill.experiments.training.rllib_train import resume_point
+    else:
+        from kinghill.experiments.training.sb3 import resume_point
+    try:
+        resume_point(Path(config.out))
+    except ConfigError:
+        return False
+    return True
+
+
+def _take_back(out: Path, found: set[Path] | None) -> None:
+    """Remove what a failed start wrote in ``out``: every entry but those ``found`` before it
+    (None: the folder did not exist, and goes too)."""
+    if not out.is_dir():
+        return
+    if found is None:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    for entry in set(out.iterdir()) - found:
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 RUN_MARKS = ("run.json", "evaluations.csv", "final.zip", "interrupted.zip", "interrupted",

@@ -1,13 +1,11 @@
-// kinghill report page: replays the recorded frames inlined as JSON in #kinghill-data.
+// kinghill report page: replays the recorded frames inlined as JSON in #kinghill-data,
+// drawn by table.js (the painter the live page of kinghill serve draws with too).
 // Data is put on screen only through textContent (never as markup).
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("kinghill-data").textContent);
   const frames = data.frames || [];
-  // each path comes as its first sample then the steps between samples: summed once here
-  frames.forEach((f) => f.decisions.forEach((d) => d.moves.forEach((move) => {
-    for (let i = 2; i < move.xy.length; i += 1) move.xy[i] += move.xy[i - 2];
-  })));
+  frames.forEach((f) => window.kinghillTable.unpack(f.decisions));
   const byId = (id) => document.getElementById(id);
   if (!frames.length || !data.table) {
     byId("replay-none").hidden = false;
@@ -17,114 +15,9 @@
   const table = data.table;
   const fps = data.fps;
   const HOLD = 0.6; // seconds the end of a shot is held before the next decision plays
-  const canvas = byId("replay-canvas");
-  const pen = canvas.getContext("2d");
-  const [x0, y0, x1, y1] = table.view;
-  const scale = canvas.width / (x1 - x0);
-  canvas.height = Math.round((y1 - y0) * scale);
-  const colours = table.colours;
+  const { toPixel, drawTable, drawBalls, ballsAt } =
+    window.kinghillTable.painter(byId("replay-canvas"), table, fps);
   const now = { frame: 0, decision: 0, time: 0, playing: false, held: 0, last: null };
-
-  function toPixel(x, y) {
-    return [(x - x0) * scale, (y1 - y) * scale];
-  }
-
-  function polygon(points) {
-    pen.beginPath();
-    points.forEach(([x, y], i) => {
-      const [px, py] = toPixel(x, y);
-      if (i === 0) pen.moveTo(px, py);
-      else pen.lineTo(px, py);
-    });
-    pen.closePath();
-  }
-
-  function disc(x, y, radius, fill) {
-    const [px, py] = toPixel(x, y);
-    pen.beginPath();
-    pen.arc(px, py, radius * scale, 0, 2 * Math.PI);
-    pen.fillStyle = fill;
-    pen.fill();
-  }
-
-  function drawTable() {
-    pen.fillStyle = colours.wood;
-    pen.fillRect(0, 0, canvas.width, canvas.height);
-    polygon(table.slate);
-    pen.fillStyle = colours.cloth;
-    pen.fill();
-    table.holes.forEach((hole) => disc(hole.centre[0], hole.centre[1], hole.radius, colours.pocket));
-    pen.lineWidth = Math.max(1, scale * 0.004 * table.units_per_metre);
-    table.cushions.forEach((outline) => {
-      polygon(outline);
-      pen.fillStyle = colours.cushion;
-      pen.fill();
-      pen.strokeStyle = colours.nose;
-      pen.stroke();
-    });
-    pen.strokeStyle = colours.mark;
-    table.lines.forEach((x) => {
-      const [ax, ay] = toPixel(x, 0);
-      const [bx, by] = toPixel(x, table.width);
-      pen.beginPath();
-      pen.moveTo(ax, ay);
-      pen.lineTo(bx, by);
-      pen.stroke();
-    });
-    table.spots.forEach(([x, y]) => disc(x, y, 0.008 * table.units_per_metre, colours.mark));
-  }
-
-  function drawBalls(balls, cueBall) {
-    const r = table.ball_radius;
-    pen.textAlign = "center";
-    pen.textBaseline = "middle";
-    pen.font = `bold ${Math.max(8, Math.round(r * scale * 1.1))}px sans-serif`;
-    balls.forEach((xy, ball) => {
-      if (xy === null) return;
-      const coloured = ball === table.coloured_ball;
-      disc(xy[0], xy[1], r, coloured ? colours.coloured_fill : colours.ivory);
-      const [px, py] = toPixel(xy[0], xy[1]);
-      if (coloured) {
-        pen.beginPath();
-        pen.arc(px, py, r * scale * 0.75, 0, 2 * Math.PI);
-        pen.strokeStyle = colours.coloured_ring;
-        pen.lineWidth = Math.max(1, r * scale * 0.2);
-        pen.stroke();
-      }
-      if (ball === cueBall) {
-        pen.beginPath();
-        pen.arc(px, py, r * scale + 3, 0, 2 * Math.PI);
-        pen.strokeStyle = colours.cue_ring;
-        pen.lineWidth = 2;
-        pen.stroke();
-      }
-      pen.fillStyle = colours.number;
-      pen.fillText(String(ball), px, py + 0.5);
-    });
-  }
-
-  // The balls of decision d at t seconds into its shot: interpolated between the samples.
-  function ballsAt(d, t) {
-    if (t >= d.duration) return d.final;
-    const balls = d.start.slice();
-    const i = t * fps;
-    d.moves.forEach((move) => {
-      if (move.gone !== null && i >= move.gone) {
-        balls[move.ball] = null;
-        return;
-      }
-      const last = move.xy.length / 2 - 1;
-      const k = Math.min(Math.floor(i), last);
-      const k1 = Math.min(k + 1, last);
-      const f = Math.min(i - k, 1);
-      const xy = move.xy;
-      balls[move.ball] = [
-        xy[2 * k] + (xy[2 * k1] - xy[2 * k]) * f,
-        xy[2 * k + 1] + (xy[2 * k1 + 1] - xy[2 * k + 1]) * f,
-      ];
-    });
-    return balls;
-  }
 
   function frame() {
     return frames[now.frame];

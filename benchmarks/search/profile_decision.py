@@ -1,0 +1,86 @@
+"""Where a search decision's time goes: cProfile over the search at its default budget on the
+first ``--positions`` positions of the search fixture (``tests/search_fixture.py``), each named
+part's cumulative seconds as a share of the decisions' (cProfile weighs Python calls more than
+compiled ones, so the shares of the physics' and the planner's kernels are lower bounds).
+
+    python3 benchmarks/search/profile_decision.py --positions 120 \\
+        --out benchmarks/search/profile-decision.json
+
+(with an interpreter whose ``kinghill`` is another checkout, the same for that code; the parts
+it lacks read 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parents[2] / "tests"
+PARTS = {
+    "decision": ("agents/search.py", "act"),
+    "inner loop (SearchAgent._halve)": ("agents/search.py", "_halve"),
+    "  simulate_many (physics, kernel and wrapping)": ("/physics/", "simulate_many"),
+    "    play_batch (physics, the compiled loop)": ("/physics/", "play_batch"),
+    "TableState construction (physics; all of it, in and out of the loop)": (
+        "physics/state.py",
+        "__post_init__",
+    ),
+    "  judge (referee)": ("envs/rules/referee.py", "judge"),
+    "  apply (rules)": ("envs/rules/apply.py", "apply"),
+    "  leaf values (position_values)": ("agents/search.py", "position_values"),
+    "calibration of the pots' aim (_heading_error)": ("agents/search.py", "_heading_error"),
+    "  simulate with trajectory (physics)": ("physics/simulate.py", "simulate"),
+    "candidates": ("agents/search.py", "candidates"),
+}
+"""Each reported part: (a part of its module's path, its function name); the physics' batch by
+package alone, as issue 37 moves its modules."""
+
+
+def profile(positions: int) -> dict[str, Any]:
+    sys.path.insert(0, str(TESTS))
+    from search_fixture import positions as fixture_positions
+
+    from kinghill.agents.search import SearchAgent
+
+    found = fixture_positions()[:positions]
+    SearchAgent(0).act(found[0][1])  # kernels loaded first
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for seed, view in found:
+        SearchAgent(seed).act(view)
+    profiler.disable()
+    stats: Any = pstats.Stats(profiler).stats  # {(file, line, name): (cc, nc, tt, ct, callers)}
+    seconds = {
+        part: sum(
+            ct
+            for (path, _, name), (_, _, _, ct, _) in stats.items()
+            if module in path and name == function
+        )
+        for part, (module, function) in PARTS.items()
+    }
+    total = seconds["decision"]
+    return {
+        "positions": len(found),
+        "ms_per_decision_under_cprofile": 1000 * total / len(found),
+        "share_of_decision": {part: round(s / total, 3) for part, s in seconds.items()},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=120)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    text = json.dumps(profile(args.positions), indent=2)
+    print(text)
+    if args.out is not None:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""The graded opponents' ratings on the ladder's scale (docs/serve/levels.json): the zoo's own
+agents (casual = heuristic@1, club = search-30@1, strong = search-120@1) read from the zoo's
+committed matrix, the others from their ladder runs, committed beside this script:
+
+    kinghill ladder kinghill.agents.graded:beginner --cache DIR \
+        --json docs/serve/ladder-beginner.json
+    kinghill ladder "expert:docs/training/expert2.npz?budget=120" --cache DIR \
+        --json docs/serve/ladder-master.json
+    python3 docs/serve/levels.py          # writes docs/serve/levels.json
+    python3 docs/serve/levels.py DIR      # and the levels' rows against the zoo from DIR's
+                                          # frames: docs/serve/matrix-levels-1x.json
+
+(the specs are the same players as the names beginner and master; noise 1x, the zoo's 200
+frames against each of its agents; run on 2 cores, --jobs 1).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kinghill.experiments.ladder.matrix import Matrix
+from kinghill.experiments.ladder.play import play_pairs
+from kinghill.experiments.ladder.zoo import load_zoo
+from kinghill.experiments.ladder.zoo_page import zoo_results
+
+HERE = Path(__file__).resolve().parent
+ZOO_IDS = {"casual": "heuristic@1", "club": "search-30@1", "strong": "search-120@1"}
+RUNS = {"beginner": "ladder-beginner.json", "master": "ladder-master.json"}
+SPECS = {
+    "beginner": "kinghill.agents.graded:beginner",
+    "master": "expert:docs/training/expert2.npz?budget=120",
+}
+ORDER = ("beginner", "casual", "club", "strong", "master")
+
+
+def _entry(standing: Any, source: str) -> dict[str, Any]:
+    rating = standing["rating"] if isinstance(standing, dict) else standing.rating.__dict__
+    return {
+        "rating": round(float(rating["estimate"]), 1),
+        "low": round(float(rating["low"]), 1),
+        "high": round(float(rating["high"]), 1),
+        "source": source,
+    }
+
+
+def levels() -> dict[str, Any]:
+    """Every level's rating with where it comes from."""
+    found: dict[str, Any] = {}
+    one_x = next(r for r in zoo_results() if float(r.noise_scale) == 1.0)
+    zoo = {s.id: s for s in one_x.zoo}
+    for name, zoo_id in ZOO_IDS.items():
+        found[name] = _entry(zoo[zoo_id], f"docs/zoo/matrix-1x.json ({zoo_id})")
+    for name, file in RUNS.items():
+        result = json.loads((HERE / file).read_text())
+        (standing,) = result["candidates"]
+        found[name] = _entry(standing, f"docs/serve/{file}")
+    return {"scale": "Elo, random@1 at 0, noise 1x", "levels": {n: found[n] for n in ORDER}}
+
+
+def matrix(cache: Path) -> Matrix:
+    """The rated levels' rows against the zoo (frames won, each side's totals), read from the
+    ladder's frame logs under ``cache`` (every frame there already: none is played)."""
+    zoo = load_zoo()
+    specs = {agent.id: agent.spec for agent in zoo.agents} | {s: s for s in SPECS.values()}
+    pairs = [(id, spec) for spec in SPECS.values() for id in zoo.ids]
+    rows = play_pairs(zoo, pairs, specs, 1.0, cache, progress=False)
+    return Matrix(1.0, zoo.frames, zoo.seed, tuple(rows))
+
+
+if __name__ == "__main__":
+    (HERE / "levels.json").write_text(json.dumps(levels(), indent=1) + "\n")
+    print(f"wrote {HERE / 'levels.json'}")
+    if len(sys.argv) > 1:
+        matrix(Path(sys.argv[1])).save(HERE / "matrix-levels-1x.json")
+        print(f"wrote {HERE / 'matrix-levels-1x.json'}")

@@ -1,0 +1,73 @@
+"""``kinghill export-policy``: a PPO or MaskablePPO checkpoint as an ONNX file that plays with
+onnxruntime and without torch, checked against the original (the Python API:
+:mod:`kinghill.experiments.training.onnx_export`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from kinghill.experiments.cli.app import (
+    CommandError,
+    UsageError,
+    existing_file,
+    non_negative_int,
+    output_file,
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill export-policy``."""
+    parser = subparsers.add_parser(
+        "export-policy",
+        help="a PPO or MaskablePPO checkpoint as ONNX, for a game without torch (the onnx extra)",
+        description=(
+            "Write the checkpoint's deterministic policy as ONNX (the action wrapper in its "
+            "metadata), then play --check observations of heuristic-against-random frames to "
+            "both and say how many actions they agree on. The file plays as "
+            "kinghill.agents.onnx_policy:OnnxPolicyAgent?path=FILE, or through "
+            "kinghill.agents.embedded.opponent(FILE)."
+        ),
+        epilog="example: kinghill export-policy docs/training/maskable-heuristic.zip "
+        "--out opponent.onnx",
+    )
+    parser.add_argument("checkpoint", type=existing_file, metavar="CHECKPOINT", help="a .zip")
+    parser.add_argument(
+        "--out", type=output_file(".onnx"), required=True, metavar="FILE", help="the .onnx file"
+    )
+    parser.add_argument(
+        "--action",
+        choices=("masked", "aim", "flat"),
+        help="the action wrapper it was trained with (default: masked for MaskablePPO, else aim)",
+    )
+    parser.add_argument(
+        "--check",
+        type=non_negative_int,
+        default=300,
+        metavar="N",
+        help="observations both models are asked about (default: 300; 0 skips the check)",
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export, check, and say how it went; a disagreement is an error (exit status 1)."""
+    try:
+        from kinghill.experiments.training.onnx_export import agreement, export_policy
+    except ImportError as error:
+        raise UsageError(
+            f"export-policy needs the onnx extra ({error}): pip install 'kinghill[onnx]'"
+        ) from None
+    try:
+        out = export_policy(args.checkpoint, args.out, args.action)
+    except ValueError as error:
+        raise UsageError(str(error), "CHECKPOINT") from None
+    print(f"wrote {out}")
+    if args.check:
+        found = agreement(args.checkpoint, out, args.check)
+        print(
+            f"the same action on {found.same} of {found.observations} observations "
+            f"(largest difference of a continuous action {found.largest_difference:.2e})"
+        )
+        if not found.all_same:
+            raise CommandError(f"{out} disagrees with {args.checkpoint}: do not ship it")
+    return 0

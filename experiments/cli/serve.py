@@ -1,0 +1,99 @@
+"""``kinghill serve``: play a frame against an agent in a web browser, or watch two agents play
+one (the Python API: :func:`kinghill.experiments.serve.serve`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from kinghill.experiments.cli.app import (
+    UsageError,
+    agent_name,
+    bounded_int,
+    output_dir,
+    positive_float,
+    positive_int,
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Mount ``kinghill serve``."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="play an agent in a web browser, or watch two agents play (the serve extra)",
+        description=(
+            "A local web server (127.0.0.1 unless --host says otherwise): open the address it "
+            "prints, pick an opponent and play a frame with the mouse and keys, or watch two "
+            "agents play one. The page names agents only from --agents. Every frame is kept as "
+            "a shot record in OUT/records/, written after every decision (kinghill replay, "
+            "kinghill export). Ctrl-C stops the server."
+        ),
+        epilog="examples: kinghill serve; kinghill serve --agents random search "
+        "'expert:docs/training/expert2.npz?budget=120' --port 8080",
+    )
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        type=agent_name,
+        metavar="SPEC",
+        help="the agents a page may play or watch (default: the graded opponents beginner, "
+        "casual, club, strong and master, shown with their ratings)",
+    )
+    parser.add_argument(
+        "--out",
+        type=output_dir,
+        default=Path("runs/serve"),
+        metavar="DIR",
+        help="where every frame's record is kept (default: runs/serve)",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine only; 0.0.0.0 lets "
+        "anyone who reaches this machine play)",
+    )
+    parser.add_argument(
+        "--port", type=bounded_int(1, 65535), default=8000, help="the port (default: 8000)"
+    )
+    parser.add_argument(
+        "--max-games",
+        type=positive_int,
+        default=8,
+        metavar="N",
+        help="frames held at once; a new one beyond is refused (default: 8)",
+    )
+    parser.add_argument(
+        "--idle",
+        type=positive_float,
+        default=900.0,
+        metavar="SECONDS",
+        help="a frame without a request this long is let go, its record kept (default: 900)",
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    try:
+        from kinghill.experiments.serve import DEFAULT_AGENTS, serve
+    except ImportError as error:
+        raise UsageError(
+            f"kinghill serve needs the serve extra ({error}): pip install 'kinghill[serve]'"
+        ) from None
+    from kinghill.experiments.records.store import RecordError, check_not_tournament
+
+    agents = tuple(dict.fromkeys(args.agents or DEFAULT_AGENTS))
+    try:
+        check_not_tournament(args.out)
+    except RecordError as error:
+        raise UsageError(str(error), "--out") from None
+    print(f"kinghill serve: http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    serve(
+        args.out,
+        agents,
+        host=args.host,
+        port=args.port,
+        max_games=args.max_games,
+        idle=args.idle,
+    )
+    return 0

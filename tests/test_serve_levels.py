@@ -1,0 +1,95 @@
+"""The graded opponents: each level is a named agent that plays, the beginner's shaky hand is
+seeded and leaves the break alone, and the ratings the page shows are those measured on the
+ladder's scale (docs/serve/levels.json, recomputed here from the committed runs), weakest first;
+and the handicap of rule 5.3 as ``kinghill play``'s flag."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from kinghill.agents import HeuristicAgent, make_agent
+from kinghill.agents.graded import ShakyHand
+from kinghill.envs import Game, ShotAction
+from kinghill.experiments.cli.app import main
+from kinghill.experiments.records.store import load_frame
+from kinghill.experiments.serve.levels import LEVELS, LEVELS_FILE, level_ratings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_each_level_is_a_named_agent_that_plays(name: str) -> None:
+    game = Game()
+    game.reset(seed=0)
+    game.play(make_agent("heuristic", 0).act(game.view()))  # the break
+    action = make_agent(name, 1).act(game.view())
+    game.play(action)  # the referee takes it
+    assert game.frame.shots == 2 or game.is_over
+
+
+def test_the_shaky_hand_is_seeded_and_leaves_the_break_alone() -> None:
+    game = Game()
+    game.reset(seed=0)
+    view = game.view()
+    assert ShakyHand(HeuristicAgent(0), seed=3).act(view) == HeuristicAgent(0).act(view)
+    game.play(HeuristicAgent(0).act(view))
+    view = game.view()
+    steady = HeuristicAgent(0).act(view)
+    first, again = (ShakyHand(HeuristicAgent(0), seed=3).act(view) for _ in range(2))
+    assert first == again and isinstance(first, ShotAction) and isinstance(steady, ShotAction)
+    if steady.shot.cue_ball == first.shot.cue_ball:
+        assert first.shot != steady.shot and first.call == steady.call
+        assert abs(first.shot.phi - steady.shot.phi) < math.radians(10)
+    with pytest.raises(ValueError, match="aim_degrees"):
+        ShakyHand(HeuristicAgent(0), aim_degrees=-1)
+
+
+def _script_levels() -> dict[str, object]:
+    spec = importlib.util.spec_from_file_location("levels_script", ROOT / "docs/serve/levels.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.levels()
+
+
+def test_the_ratings_shown_are_the_measured_ones_weakest_first() -> None:
+    committed = json.loads(LEVELS_FILE.read_text())
+    assert committed == _script_levels()  # rerun docs/serve/levels.py if the zoo moved
+    ratings = [committed["levels"][name]["rating"] for name in LEVELS]
+    assert ratings == sorted(ratings) and len(set(ratings)) == len(ratings)
+    shown = level_ratings()
+    assert list(shown) == list(LEVELS)
+    assert shown["casual"].startswith(f"{committed['levels']['casual']['rating']:.0f} [")
+
+
+def test_the_page_lists_the_levels_with_their_ratings(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="needs the serve extra")
+    from starlette.testclient import TestClient
+
+    from kinghill.experiments.serve.app import create_app
+    from kinghill.experiments.serve.tables import Tables
+
+    app = create_app(Tables(tmp_path, LEVELS), ratings=level_ratings())
+    listed = TestClient(app, base_url="http://127.0.0.1").get("/api/setup").json()["agents"]
+    assert [a["name"] for a in listed] == list(LEVELS)
+    assert all(a["rating"] == level_ratings()[a["name"]] for a in listed)
+
+
+def test_play_takes_the_handicap_of_rule_5_3(tmp_path: Path) -> None:
+    """``kinghill play A B --handicap 1,7``: A needs one white, B seven (5.3); the record keeps
+    them in every decision's frame."""
+    assert main(["play", "random", "random", "--handicap", "1,7", "--record", str(tmp_path)]) == 0
+    record = load_frame(tmp_path)
+    assert {d.view.frame.required for d in record.decisions} == {(1, 7)}
+
+
+@pytest.mark.parametrize("value", ["0,3", "3", "3,3,3", "a,b", "8,1"])
+def test_a_bad_handicap_is_a_one_line_error(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "random", "random", "--handicap", value]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("kinghill play: error: --handicap:") and "\n" not in error
