@@ -149,7 +149,8 @@ def test_env_render_shows_the_last_shot_its_cue_ball_call_and_line() -> None:
     assert picture is not None and not env.game.is_over
     assert _near(picture, CALL_LINE, 30).sum() > 100  # the called route and pocket
     assert _near(picture, CUE_RING, 30).sum() > 5
-    assert "shoots cue ball" in env._overlay()[1] and "REAR_LEFT" in env._overlay()[1]
+    shot = env._display.overlay(env.game)[1]
+    assert "shoots cue ball" in shot and "REAR_LEFT" in shot
 
 
 def test_ball_numbers_are_bold_and_dark_at_800_px() -> None:

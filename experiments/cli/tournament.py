@@ -199,7 +199,7 @@ def _round_robin(args: argparse.Namespace) -> str:
             )
     except AgentSpecError as error:
         raise UsageError(str(error), "--agents") from None
-    return summary(report.markdown(), args.out)
+    return summary(dict(report.data), args.out)
 
 
 def _start(args: argparse.Namespace) -> tuple[FramePlayer, FrameRunner]:
