@@ -97,7 +97,7 @@ def test_the_help_lists_every_built_in_agent(
     text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
     for name in BUILT_IN:
         assert f" {name}" in text, name
-    assert "expert:PATH" in text and "NAME=SPEC" in text
+    assert "NAME:PATH" in text and "NAME=SPEC" in text
 
 
 def test_the_training_summary_says_whose_win_rate_it_is(capsys: pytest.CaptureFixture[str]) -> None:

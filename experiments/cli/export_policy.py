@@ -5,7 +5,9 @@ onnxruntime and without torch, checked against the original (the Python API:
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from kinghill.agents.builtins import data_path, shipped
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
@@ -27,10 +29,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "kinghill.agents.onnx_policy:OnnxPolicyAgent?path=FILE, or through "
             "kinghill.agents.embedded.opponent(FILE)."
         ),
-        epilog="example: kinghill export-policy agents/data/maskable-heuristic.zip "
-        "--out-file opponent.onnx",
+        epilog="example: kinghill export-policy maskable-ppo --out-file opponent.onnx",
     )
-    parser.add_argument("checkpoint", type=existing_file, metavar="CHECKPOINT", help="a .zip")
+    parser.add_argument(
+        "checkpoint",
+        type=_checkpoint,
+        metavar="CHECKPOINT",
+        help="a .zip, or the name of a shipped SB3 model (maskable-ppo, ppo-aim)",
+    )
     out_file_option(parser, ".onnx", help="the .onnx file", required=True)
     parser.add_argument(
         "--action",
@@ -45,6 +51,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="observations both models are asked about (default: 300; 0 skips the check)",
     )
     return parser
+
+
+def _checkpoint(text: str) -> Path:
+    """A checkpoint file, or a shipped model's name (what ``kinghill agents`` lists)."""
+    model = next((b.model for b in shipped() if b.name == text), None)
+    return data_path(model) if model is not None else existing_file(text)
 
 
 def run(args: argparse.Namespace) -> int:

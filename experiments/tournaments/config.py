@@ -17,13 +17,15 @@ ROUND_ROBIN = "round-robin"
 """The format of a stored config without a ``format`` key (the round robin's)."""
 
 
-def check_contents(agents: tuple[str, ...], contents: tuple[str, ...]) -> None:
-    """A config's content keys: one an agent, or none.
+def check_contents(agents: tuple[str, ...], contents: tuple[str, ...]) -> tuple[str, ...]:
+    """A config's content keys: one an agent, or none; returned as stored (``()`` when no agent
+    has one, so that a config read back from ``tournament.json`` equals the one that wrote it).
 
     :raises TournamentError: another number.
     """
     if contents and len(contents) != len(agents):
         raise TournamentError("give one content key an agent (or none)", "contents")
+    return tuple(contents) if any(contents) else ()
 
 
 def stored_form(config: Any) -> dict[str, Any]:
@@ -65,7 +67,7 @@ class TournamentConfig:
                 "each agent of a pair breaks in half of its frames",
                 "frames",
             )
-        check_contents(self.agents, self.contents)
+        object.__setattr__(self, "contents", check_contents(self.agents, self.contents))
         counts = (*self.earlier, self.frames)
         if any(c < 2 or c % 2 for c in self.earlier) or list(counts) != sorted(set(counts)):
             raise TournamentError(

@@ -68,7 +68,7 @@ class KnockoutConfig:
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
             raise TournamentError("give at least two different agents", "agents")
-        check_contents(self.agents, self.contents)
+        object.__setattr__(self, "contents", check_contents(self.agents, self.contents))
         if self.race < 1:
             raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "race")
         if self.first_round < 1:
