@@ -37,10 +37,9 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NoReturn
-
-import kinghill
 
 SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.play",
@@ -383,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
         "'pip install kinghill', then 'kinghill ladder mypkg.players:MyAgent' (or "
         "policy:my.zip, any spec 'kinghill agents' lists).",
     )
-    parser.add_argument("--version", action="version", version=f"kinghill {kinghill.__version__}")
+    parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     missing = []
     rewrites: list[Callable[[list[str]], list[str]]] = []
