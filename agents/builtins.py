@@ -272,6 +272,14 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         model="value-heuristic.npz",
     ),
     BuiltIn(
+        "search-position",
+        "kinghill.agents.position_value:position_search",
+        "the search with its leaves scored by a net of the whole position (kinghill "
+        "train-position)",
+        Argument.NET,
+        (*_SEARCH, _LEARNED_BREAK),
+    ),
+    BuiltIn(
         "policy",
         "kinghill.agents.policy:PolicyAgent",
         "a Stable-Baselines3 checkpoint (PPO, SAC, MaskablePPO) of kinghill train",

@@ -192,9 +192,14 @@ def outcome_values(
 
 def leaf_values(leaf: LeafValue, plays: list[Played], me: int) -> list[float]:
     """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order (the
-    hand-made :func:`position_value` batched: :func:`position_values`)."""
+    hand-made :func:`position_value` batched: :func:`position_values`; a leaf with a ``many``
+    method, such as :class:`~kinghill.agents.position_value.PositionValue`, scores them all in
+    one call)."""
     if leaf is position_value:
         return position_values([(p.frame, p.state) for p in plays], me)
+    many = getattr(leaf, "many", None)
+    if many is not None:
+        return list(many([(p.frame, p.state) for p in plays], me))
     return [leaf(p.frame, p.state, me) for p in plays]
 
 

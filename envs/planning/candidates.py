@@ -287,10 +287,27 @@ def best_chances(
     order), the same numbers in one compiled call (the search's leaves, many at a time)."""
     if not states:
         return np.zeros(0)
-    arrays = planning_arrays(states[0].spec)
+    positions = np.array([s.positions for s in states])
+    on_table = np.array([s.on_table for s in states])
+    return best_chances_at(positions, on_table, cue_masks, object_masks, states[0].spec, noise)
+
+
+def best_chances_at(
+    positions: np.ndarray,
+    on_table: np.ndarray,
+    cue_masks: np.ndarray,
+    object_masks: np.ndarray,
+    spec: TableSpec,
+    noise: NoiseModel = DEFAULT_NOISE,
+) -> np.ndarray:
+    """:func:`best_chances` of tables given as arrays: ball places (n x 8 x 2, NaN off the
+    table) and which balls are on the table (n x 8), on ``spec``'s table."""
+    if not len(positions):
+        return np.zeros(0)
+    arrays = planning_arrays(spec)
     return best_chances_kernel(
-        np.array([s.positions for s in states]),
-        np.array([s.on_table for s in states]),
+        np.ascontiguousarray(positions, np.float64),
+        np.ascontiguousarray(on_table, np.bool_),
         np.asarray(cue_masks, np.bool_),
         np.asarray(object_masks, np.bool_),
         arrays.straight,

@@ -46,6 +46,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.train",
     "kinghill.experiments.cli.train_value",
     "kinghill.experiments.cli.train_expert",
+    "kinghill.experiments.cli.train_position",
     "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.ladder",
     "kinghill.experiments.cli.agents",

@@ -25,14 +25,10 @@ are kept.
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
-import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +55,7 @@ from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
 from kinghill.experiments.training.break_learning import BreakSearch, learn_break
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.result import TrainResult, session_of, write_run
+from kinghill.experiments.training.tasks import run_tasks, write_curve
 from kinghill.experiments.training.value_training import fit
 from kinghill.physics import NoiseModel
 
@@ -70,7 +67,6 @@ BEST_FILE = "best.npz"
 SCORE_FILE = "score.json"
 """An iteration's row of ``evaluations.csv``: iteration, decisions learnt from so far, its
 score against ``search``, and the seconds it took (kept, so that a resumed run keeps them)."""
-EVALUATIONS = "evaluations.csv"
 
 
 @dataclass(frozen=True)
@@ -233,28 +229,10 @@ def _shards(config: ExpertConfig, folder: Path, net: Path | None, first: int) ->
     ]  # fmt: skip
     if todo:
         bar = tqdm(total=len(todo), desc=f"{folder.name} self-play", unit="shard")
-        for _ in _played(config, todo):
+        for _ in run_tasks(_shard, todo, config.jobs, config.ray):
             bar.update()
         bar.close()
     return [Decisions.load(path) for path in paths]
-
-
-def _played(config: ExpertConfig, todo: list[tuple[Any, ...]]) -> Iterator[Path]:
-    """Play the shards ``todo`` (:func:`_shard`'s arguments) in local workers, or as Ray tasks
-    with ``config.ray``; their files as each is done."""
-    if config.ray is not None:
-        ray = import_ray()
-        pending = [ray.remote(_shard).remote(task) for task in todo]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
-        return
-    with get_context("spawn").Pool(
-        min(config.jobs, len(todo)),
-        initializer=signal.signal,
-        initargs=(signal.SIGINT, signal.SIG_IGN),
-    ) as pool:
-        yield from pool.imap_unordered(_shard, todo)
 
 
 def _score(config: ExpertConfig, net: Path, folder: Path) -> float:
@@ -324,7 +302,13 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
         scores.append(tuple(json.loads(scored.read_text())))
         if scores[-1][2] > max((s[2] for s in scores[:-1]), default=-1.0):
             shutil.copyfile(net, out / BEST_FILE)  # the first of the best, as reported
-        _write_curve(out, scores)
+        write_curve(
+            out,
+            ["iteration", "decisions", "score_vs_search", "seconds"],
+            scores,
+            2,
+            "Expert iteration: the guided search against search",
+        )
     best = max(scores, key=lambda s: s[2])
     result = TrainResult(
         model=out / BEST_FILE,
@@ -357,24 +341,3 @@ def _learnt_break(config: ExpertConfig, out: Path) -> LearnedBreak | None:
     arrays: dict[str, Any] = learnt.arrays()
     np.savez(path, **arrays)
     return learnt
-
-
-def _write_curve(out: Path, scores: list[tuple[int, int, float, float]]) -> None:
-    """``evaluations.csv`` and ``curve.png``: each iteration's score against ``search``."""
-    with (out / EVALUATIONS).open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["iteration", "decisions", "score_vs_search", "seconds"])
-        writer.writerows(scores)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(5, 3.2))
-    axes.plot([s[0] for s in scores], [s[2] for s in scores], marker="o")
-    axes.axhline(0.5, color="grey", linewidth=0.8)
-    axes.set(xlabel="iteration", ylabel="score against search", ylim=(0, 1))
-    axes.set_title("Expert iteration: the guided search against search")
-    figure.tight_layout()
-    figure.savefig(out / "curve.png", dpi=100)
-    plt.close(figure)

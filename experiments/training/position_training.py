@@ -1,0 +1,118 @@
+"""Fitting the position net (:mod:`kinghill.agents.position_value`) to the results of
+self-play (:mod:`.position_data`): features of every position, a held-out share of the frames,
+minibatch Adam on the cross-entropy of the mover's result, and a report of how the net and the
+hand-made score rank and predict the held-out positions."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from kinghill.agents.position_value import PositionNet, chances, position_features
+from kinghill.agents.search import FOUL_VALUE, POSITION_VALUE, WHITE_VALUE
+from kinghill.experiments.training.position_data import SelfPlay
+from kinghill.experiments.training.value_training import HELD_OUT, auc, log_loss
+from kinghill.physics import TableSpec
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """How the fitted net and the hand-made score rank (AUC) and predict (log loss) the
+    held-out positions, and how many positions there were."""
+
+    positions: int
+    held_out: int
+    net_auc: float
+    hand_made_auc: float
+    net_log_loss: float
+    base_log_loss: float
+    seconds: float
+
+
+def held_out_frames(frames: np.ndarray, seed: int = 0) -> np.ndarray:
+    """Which positions are held out: those of a seeded ``HELD_OUT`` share of the frames (whole
+    frames, so that positions of one frame are not on both sides)."""
+    ids = np.unique(frames)
+    rng = np.random.default_rng(seed)
+    kept = rng.choice(ids, size=max(1, round(HELD_OUT * len(ids))), replace=False)
+    return np.isin(frames, kept)
+
+
+def hand_made(data: SelfPlay, spec: TableSpec) -> np.ndarray:
+    """The search's hand-made score of each position for its mover (the whites credited
+    counted by the whites still needed, the fouls, the mover's best pot chance)."""
+    needed = data.needed.astype(np.float64)
+    fouls = data.fouls.astype(np.float64)
+    mover_chance = chances(data.positions, spec)[:, 0]
+    value = WHITE_VALUE * (needed[:, 1] - needed[:, 0]) - FOUL_VALUE * (fouls[:, 0] - fouls[:, 1])
+    return np.clip(value + POSITION_VALUE * mover_chance, -0.95, 0.95)
+
+
+def fit(
+    features: np.ndarray,
+    results: np.ndarray,
+    hidden: tuple[int, int] = (64, 32),
+    epochs: int = 30,
+    batch: int = 2048,
+    rate: float = 2e-3,
+    seed: int = 0,
+) -> PositionNet:
+    """A :class:`PositionNet` fitted to ``results`` (the mover's, 1 won, 0 lost) by
+    cross-entropy: minibatch Adam, ``epochs`` passes in a seeded order, light weight decay."""
+    import torch
+
+    torch.manual_seed(seed)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(features.shape[1], hidden[0]),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden[0], hidden[1]),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden[1], 1),
+    )
+    x = torch.as_tensor(features, dtype=torch.float32)
+    y = torch.as_tensor(results, dtype=torch.float32)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
+    generator = torch.Generator().manual_seed(seed)
+    for _ in range(epochs):
+        order = torch.randperm(len(x), generator=generator)
+        for start in range(0, len(x), batch):
+            rows = order[start : start + batch]
+            logits = model(x[rows])[:, 0]
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, y[rows])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+        schedule.step()
+    weights = [p.detach().numpy().astype(np.float32) for p in model.parameters()]
+    w1, b1, w2, b2, w3, b3 = weights
+    return PositionNet(w1.T.copy(), b1, w2.T.copy(), b2, w3.T.copy(), b3)
+
+
+def fit_and_report(
+    data: SelfPlay,
+    spec: TableSpec,
+    seed: int = 0,
+    hidden: tuple[int, int] = (64, 32),
+    epochs: int = 30,
+) -> tuple[PositionNet, FitReport]:
+    """Fit a net (:func:`fit`) on the frames of ``data`` not held out and report it on the
+    held-out ones."""
+    start = time.perf_counter()
+    features = position_features(data.positions, spec)
+    test = held_out_frames(data.frames, seed)
+    net = fit(features[~test], data.results[~test], hidden, epochs, seed=seed)
+    predicted = net.win_chances(features[test])
+    base = np.full(int(test.sum()), data.results[~test].mean())
+    report = FitReport(
+        positions=len(data),
+        held_out=int(test.sum()),
+        net_auc=auc(predicted, data.results[test]),
+        hand_made_auc=auc(hand_made(data, spec)[test], data.results[test]),
+        net_log_loss=log_loss(predicted, data.results[test]),
+        base_log_loss=log_loss(base, data.results[test]),
+        seconds=time.perf_counter() - start,
+    )
+    return net, report

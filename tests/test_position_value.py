@@ -1,0 +1,211 @@
+"""The value of the whole position (``search-position:PATH``, issue 35): its features (seen from
+the player to move, the same for mirror images and for whites in any order), the net's file,
+the leaf score (results, the 10.4 choice, batched as one at a time), the self-play it learns
+from, the fit, and ``kinghill train-position`` end to end with its resume."""
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kinghill.agents import check_agent, make_agent
+from kinghill.agents.position_value import (
+    FEATURES,
+    N_FEATURES,
+    PositionNet,
+    Positions,
+    PositionValue,
+    position_features,
+)
+from kinghill.agents.search import SearchAgent, _best_chance
+from kinghill.envs import FrameView, Game
+from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult
+from kinghill.experiments.training.frames import decisions
+from kinghill.experiments.training.position_data import SelfPlay, parallel_self_play, self_play
+from kinghill.experiments.training.position_training import fit, held_out_frames
+from kinghill.physics import WHITES, TableSpec, TableState
+
+SPEC = TableSpec()
+
+
+def random_net(seed: int = 0, hidden: tuple[int, int] = (6, 4)) -> PositionNet:
+    rng = np.random.default_rng(seed)
+    sizes = [(N_FEATURES, hidden[0]), (hidden[0],), hidden, (hidden[1],), (hidden[1], 1), (1,)]
+    return PositionNet(*(rng.normal(size=s).astype(np.float32) for s in sizes))
+
+
+def midframe() -> tuple[Frame, TableState]:
+    """Player 1 to move after the break, player 0 with two whites credited and a foul."""
+    state = TableState.rack().remove(2).remove(3)
+    frame = replace(
+        Frame.new(),
+        decision=Decision.SHOT,
+        credited=((2, 3), ()),
+        fouls=(1, 0),
+        to_move=1,
+        shots=4,
+    )
+    return frame, state
+
+
+def as_positions(state: TableState, needed: tuple[int, int], fouls: tuple[int, int]) -> Positions:
+    return Positions(
+        state.positions[None].copy(),
+        state.on_table[None].copy(),
+        np.array([needed]),
+        np.array([fouls]),
+    )
+
+
+def scattered(seed: int = 3) -> TableState:
+    """Six balls in random places on the table (two whites off it)."""
+    rng = np.random.default_rng(seed)
+    places = rng.uniform([0.2, 0.2], [SPEC.length - 0.2, SPEC.width - 0.2], size=(8, 2))
+    on = np.ones(8, bool)
+    on[[2, 5]] = False
+    return TableState(SPEC, places, on)
+
+
+def test_features_are_seen_from_the_player_to_move() -> None:
+    frame, state = midframe()
+    value = PositionValue(random_net())
+    row = position_features(as_positions(state, (3, 1), (0, 1)), SPEC)[0]
+    named = dict(zip(FEATURES, row, strict=True))
+    assert named["mover_needs_3"] == 1 and named["other_needs_1"] == 1  # 5.3: three whites
+    assert sum(row[:4]) == 1 and sum(row[4:8]) == 1
+    assert named["mover_fouls"] == 0 and named["other_fouls"] == 1
+    assert named["whites_on"] == pytest.approx(5 / 7)
+    assert named["mover_chance"] == pytest.approx(_best_chance(state, frame, 1))
+    assert named["other_chance"] == pytest.approx(_best_chance(state, frame, 0))
+    assert [named[f"white_{k}_on"] for k in range(7)] == [1, 1, 1, 1, 1, 0, 0]  # off ones last
+    xs = [named[f"white_{k}_x"] for k in range(5)]
+    assert xs == sorted(xs) and named["colour_x"] <= 0.5 and named["colour_y"] <= 0.5
+    assert value.many([(frame, state)], 1) == [value(frame, state, 1)]
+
+
+def test_mirror_images_and_renumbered_whites_have_the_same_features() -> None:
+    """The pockets are symmetric about both centre lines, and any ball may be the cue ball
+    (1.4): a position turned over either axis, or with its whites' numbers swapped, is the
+    same position."""
+    state = scattered()
+    rows = [position_features(as_positions(state, (1, 2), (0, 0)), SPEC)[0]]
+    for axes in ([0], [1], [0, 1]):
+        places = state.positions.copy()
+        for axis in axes:
+            places[:, axis] = (SPEC.length, SPEC.width)[axis] - places[:, axis]
+        turned = TableState(SPEC, np.nan_to_num(places), state.on_table)
+        rows.append(position_features(as_positions(turned, (1, 2), (0, 0)), SPEC)[0])
+    order = np.arange(8)
+    order[list(WHITES)] = np.roll(WHITES, 3)
+    swapped = TableState(SPEC, np.nan_to_num(state.positions[order]), state.on_table[order])
+    rows.append(position_features(as_positions(swapped, (1, 2), (0, 0)), SPEC)[0])
+    for row in rows[1:]:
+        np.testing.assert_allclose(row, rows[0], atol=1e-5)
+
+
+def test_net_round_trips_and_bad_files_are_refused(tmp_path: Path) -> None:
+    net = random_net()
+    net.save(tmp_path / "net.npz")
+    rows = position_features(as_positions(scattered(), (0, 0), (0, 0)), SPEC)
+    assert np.array_equal(
+        PositionNet.load(tmp_path / "net.npz").win_chances(rows), net.win_chances(rows)
+    )
+    with pytest.raises(FileNotFoundError, match="no position net"):
+        PositionNet.load(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_text("not numpy")
+    with pytest.raises(ValueError, match="not a position net"):
+        PositionNet.load(tmp_path / "junk.npz")
+    np.savez(
+        tmp_path / "other.npz", **{k: net.w1 for k in ("w1", "b1", "w2", "b2")}, features=["x"]
+    )
+    with pytest.raises(ValueError, match="features"):
+        PositionNet.load(tmp_path / "other.npz")
+    with pytest.raises(ValueError, match="do not fit"):
+        PositionNet(net.w1[:3], net.b1, net.w2, net.b2, net.w3, net.b3)
+
+
+def test_leaf_counts_results_fully_is_zero_sum_and_takes_the_better_104_option() -> None:
+    """3.2/10.5: a frame won or lost counts 1 or -1; otherwise the net's chance seen from either
+    side; after a foul the opponent's 10.4 choice (R-foul-choice) is the better of playing on
+    and handing the shot back."""
+    frame, state = midframe()
+    leaf = PositionValue(random_net())
+    assert leaf(frame, state, 0) == pytest.approx(-leaf(frame, state, 1))
+    assert abs(leaf(frame, state, 0)) <= 0.95
+    won = replace(frame, result=FrameResult(0, EndReason.COLOUR_POTTED))
+    assert leaf(won, state, 0) == 1.0 and leaf(won, state, 1) == -1.0
+    choice = replace(frame, decision=Decision.CHOICE, fouled_by=0, to_move=1)
+    on = leaf(replace(choice, decision=Decision.SHOT), state, 1)  # player 1 plays on
+    back = leaf(replace(choice, decision=Decision.SHOT, to_move=0), state, 1)  # 0 shoots again
+    assert leaf(choice, state, 1) == pytest.approx(max(on, back))
+    leaves = [(frame, state), (won, state), (choice, state)]
+    assert leaf.many(leaves, 1) == [leaf(f, s, 1) for f, s in leaves]
+
+
+def test_self_play_keeps_every_shot_decision_from_the_movers_side() -> None:
+    data = self_play(2, seed=4, agent="search?budget=8")
+    again = self_play(2, seed=4, agent="search?budget=8")
+    assert all(np.array_equal(getattr(data, k), getattr(again, k), equal_nan=True) for k in
+               ("places", "on_table", "needed", "fouls", "results", "frames"))  # fmt: skip
+    assert len(data) > 2 and set(np.unique(data.frames)) == {4, 5}
+    assert set(np.unique(data.results)) <= {0.0, 0.5, 1.0}
+    assert (data.needed >= 0).all() and (data.needed <= 3).all()
+    assert np.isnan(data.places[~data.on_table]).all()
+    first = data.frames == 4
+    winner_rows = data.results[first]
+    assert len(set(winner_rows.tolist())) <= 2  # one result per frame, from each side
+    pieces = parallel_self_play(2, seed=4, agent="search?budget=8", jobs=2)
+    assert np.array_equal(pieces.results, data.results)
+
+
+def test_fit_learns_the_result_from_the_features() -> None:
+    """A net fitted to results that follow the whites needed ranks those positions apart."""
+    data = self_play(3, seed=10, agent="search?budget=8")
+    features = position_features(data.positions, SPEC)
+    results = (data.needed[:, 0] <= data.needed[:, 1]).astype(np.float32)
+    net = fit(features, results, hidden=(8, 4), epochs=60, batch=64, rate=1e-2)
+    chances = net.win_chances(features)
+    assert chances[results == 1].mean() > chances[results == 0].mean() + 0.3
+    test = held_out_frames(data.frames, seed=0)
+    assert 0 < test.sum() < len(test) and len(np.unique(data.frames[test])) == 1
+
+
+def test_search_position_plays_legal_shots_by_its_spec(tmp_path: Path) -> None:
+    random_net().save(tmp_path / "net.npz")
+    agent = make_agent(f"search-position:{tmp_path / 'net.npz'}?budget=12", seed=1)
+    assert isinstance(agent, SearchAgent) and isinstance(agent.leaf, PositionValue)
+    check_agent(f"search-position:{tmp_path / 'net.npz'}?budget=12")
+    game = Game()
+    game.reset(seed=2)
+    played = list(decisions(game, [agent, make_agent("heuristic")]))  # raises on a fault
+    assert game.is_over and len(played) > 1
+    view = FrameView(*reversed(midframe()), 1)
+    assert agent.act(view) == make_agent(
+        f"search-position:{tmp_path / 'net.npz'}?budget=12", seed=1
+    ).act(view)
+
+
+def test_train_position_end_to_end_and_resumed(tmp_path: Path) -> None:
+    """The documented command's loop: self-play shards, a fit, an evaluation against search,
+    the best net kept; run again, nothing is played or fitted again."""
+    from kinghill.experiments.training.position_iteration import PositionConfig, train_position
+
+    out = tmp_path / "run"
+    config = PositionConfig(out, iterations=2, frames=3, budget=8, eval_frames=2, epochs=2)
+    result = train_position(config)
+    assert result.model == out / "best.npz" and PositionNet.load(result.model)
+    rows = (out / "evaluations.csv").read_text().splitlines()
+    assert rows[0].startswith("iteration,positions,score_vs_search") and len(rows) == 3
+    assert json.loads((out / "iteration-1" / "fit.json").read_text())["positions"] > 0
+    assert (out / "iteration-2" / "shard-3.npz").exists()  # seeds go on from iteration 1's
+    shard = SelfPlay.load(out / "iteration-1" / "shard-0.npz")
+    assert set(np.unique(shard.frames)) == {0, 1, 2}
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*/*.npz")}
+    best = result.model.read_bytes()
+    train_position(config)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*/*.npz")} == stamps
+    assert result.model.read_bytes() == best
+    assert (out / "evaluations.csv").read_text().splitlines() == rows
+    assert json.loads((out / "run.json").read_text())["sessions"] == 2
