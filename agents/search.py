@@ -20,7 +20,7 @@ import numpy as np
 
 from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.game import Played, play_noisy, play_shot
+from kinghill.envs.game import Outcome, Rulings, noisy_outcomes, play_shot
 from kinghill.envs.planning.candidates import PotCandidate, best_chance, best_chances, pots
 from kinghill.envs.planning.menu import (
     fallback_action,
@@ -186,11 +186,11 @@ def outcome_values(
     """``action`` from ``view`` played ``n`` times under ``noise`` (drawn from ``rng``), each
     outcome ruled by the referee and scored by ``leaf`` for ``view``'s player: what the search
     learns of a shot."""
-    plays = play_noisy(view.frame, view.state, [action] * n, rng, noise)
+    plays = noisy_outcomes(view.frame, view.state, [action] * n, rng, noise)
     return leaf_values(leaf, plays, view.player)
 
 
-def leaf_values(leaf: LeafValue, plays: list[Played], me: int) -> list[float]:
+def leaf_values(leaf: LeafValue, plays: Sequence[Outcome], me: int) -> list[float]:
     """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order (the
     hand-made :func:`position_value` batched: :func:`position_values`)."""
     if leaf is position_value:
@@ -366,29 +366,40 @@ class SearchAgent:
             self.last_arms = []
             return fallback_action(view), -1.0
         arms = self.last_arms = [Arm(a) for a in actions]
-        best = self._halve(view, arms, budget, deadline)
+        rulings = Rulings(view.frame)
+        best = self._halve(view, arms, budget, deadline, rulings)
         while self.time_budget is not None and not _past(deadline):
             budget *= 2  # anytime: halve again with twice the budget, scores kept
-            best = self._halve(view, arms, budget, deadline)
+            best = self._halve(view, arms, budget, deadline, rulings)
         return best.action, best.mean
 
-    def _halve(self, view: FrameView, arms: list[Arm], budget: int, deadline: float | None) -> Arm:
+    def _halve(
+        self,
+        view: FrameView,
+        arms: list[Arm],
+        budget: int,
+        deadline: float | None,
+        rulings: Rulings,
+    ) -> Arm:
         """Successive halving of ``arms`` with about ``budget`` simulations, stopped at
-        ``deadline``; returns the best arm (scores accumulate on the arms)."""
+        ``deadline``; returns the best arm (scores accumulate on the arms; ``rulings``: the
+        referee's on this frame so far)."""
         spent = 0
         rounds = max(1, math.ceil(math.log2(len(arms))))
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
             if deadline is None:  # the round's samples of every arm in one batch
-                spent += self._score(view, [(arm, per_arm) for arm in arms])
+                spent += self._score(view, [(arm, per_arm) for arm in arms], rulings)
             else:
-                spent += self._score_until(view, arms, per_arm, deadline)
+                spent += self._score_until(view, arms, per_arm, deadline, rulings)
             arms = sorted(arms, key=lambda a: a.mean, reverse=True)
             if len(arms) == 1 or _past(deadline) or spent >= budget:
                 return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
 
-    def _score_until(self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float) -> int:
+    def _score_until(
+        self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float, rulings: Rulings
+    ) -> int:
         """``per_arm`` samples of each of ``arms``, arm after arm, in batches of at most
         :data:`DEADLINE_BATCH` with the clock looked at between them; past ``deadline`` only an
         untried arm gets one. Returns the simulations played."""
@@ -397,16 +408,16 @@ class SearchAgent:
             n = per_arm if not _past(deadline) else 0 if arm.count else 1
             while n > 0:
                 batch = min(n, DEADLINE_BATCH)
-                spent += self._score(view, [(arm, batch)])
+                spent += self._score(view, [(arm, batch)], rulings)
                 n = 0 if _past(deadline) else n - batch
         return spent
 
-    def _score(self, view: FrameView, work: list[tuple[Arm, int]]) -> int:
+    def _score(self, view: FrameView, work: list[tuple[Arm, int]], rulings: Rulings) -> int:
         """Each ``(arm, n)`` of ``work``: ``n`` noisy outcomes of the arm's shot valued for the
         player to move and added to the arm, all in one batch of simulations (the noise drawn
         arm after arm, as one batch an arm would); returns the simulations played."""
         actions = [arm.action for arm, n in work for _ in range(n)]
-        plays = play_noisy(view.frame, view.state, actions, self.rng, self.noise)
+        plays = noisy_outcomes(view.frame, view.state, actions, self.rng, self.noise, rulings)
         values = iter(leaf_values(self.leaf, plays, view.player))
         for arm, n in work:
             for value in itertools.islice(values, n):

@@ -11,18 +11,110 @@ is most of the cost of a short shot. Runs on one core; for more, split the batch
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from kinghill.physics.arguments import check_arguments
-from kinghill.physics.cue import strike
-from kinghill.physics.kernel.batch import play_batch
+from kinghill.physics.cue import motion_of
+from kinghill.physics.events import Event
+from kinghill.physics.kernel.batch import BatchRun, play_batch
 from kinghill.physics.kernel.table import Table
+from kinghill.physics.kernel.workspace import events_of
 from kinghill.physics.names import N_BALLS
 from kinghill.physics.result import ShotResult
 from kinghill.physics.shot import NoiseModel, Shot
+from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
 from kinghill.physics.warm_up import warm_up
+
+
+@dataclass(frozen=True, eq=False)
+class ShotBatch:
+    """A batch's outcomes as plain arrays (what :func:`simulate_batch` returns): shot k's
+    cue ball ``cues[k]``, its numbers as played ``shots[k]`` (phi, speed, a, b: after the
+    noise), the table it left (``positions[k]``, NaN off the table, and ``on_table[k]``; read
+    only), and its events, rows ``offsets[k]:offsets[k + 1]`` of ``run.kinds_balls`` and
+    ``run.times``. The methods build shot k's objects only when asked (:meth:`result`: what
+    :func:`~kinghill.physics.simulate` returns for it)."""
+
+    spec: TableSpec
+    cues: np.ndarray
+    shots: np.ndarray
+    run: BatchRun
+
+    def __len__(self) -> int:
+        return len(self.cues)
+
+    def shot(self, k: int) -> Shot:
+        """Shot k as played."""
+        phi, speed, a, b = self.shots[k].tolist()
+        return Shot(int(self.cues[k]), phi, speed, a, b)
+
+    def final(self, k: int) -> TableState:
+        """The table shot k left."""
+        return TableState.settled(self.spec, self.run.positions[k], self.run.on_table[k])
+
+    def log(self, k: int) -> np.ndarray:
+        """Shot k's events as rows (kind, ball, other): what the rules read of them."""
+        return self.run.kinds_balls[self.run.offsets[k] : self.run.offsets[k + 1]]
+
+    def events(self, k: int) -> list[Event]:
+        """Shot k's event log as :mod:`kinghill.physics.events` objects."""
+        run = self.run
+        return events_of(self.log(k), run.times[run.offsets[k] : run.offsets[k + 1]])
+
+    def result(self, k: int) -> ShotResult:
+        """Shot k's :class:`ShotResult`."""
+        return ShotResult(
+            shot=self.shot(k),
+            final=self.final(k),
+            events=tuple(self.events(k)),
+            duration=float(self.run.durations[k]),
+            steps=int(self.run.steps[k]),
+        )
+
+
+def simulate_batch(
+    states: Sequence[TableState],
+    shots: Sequence[Shot],
+    rng: np.random.Generator | None = None,
+    *,
+    noise: NoiseModel | None = None,
+) -> ShotBatch:
+    """:func:`simulate_many`'s shots played, the outcomes kept as arrays (:class:`ShotBatch`):
+    no object is built for a sample until it is asked for. The arguments and errors are
+    :func:`simulate_many`'s (a state or shot given many times is checked once)."""
+    if len(states) != len(shots):
+        raise ValueError(f"simulate_many: {len(states)} states but {len(shots)} shots")
+    spec = states[0].spec if states else TableSpec()
+    checked: set[tuple[int, int]] = set()
+    for k, (state, shot) in enumerate(zip(states, shots, strict=True)):
+        if (id(state), id(shot)) in checked:
+            continue
+        check_arguments(state, shot, rng, noise)
+        if state.spec != spec:
+            raise ValueError(f"simulate_many: states[{k}] is on another table spec")
+        checked.add((id(state), id(shot)))
+    warm_up()
+    n = len(shots)
+    numbers = np.array([(s.phi, s.speed, s.a, s.b) for s in shots], dtype=np.float64).reshape(n, 4)
+    if noise is not None:
+        rng = rng if rng is not None else np.random.default_rng()
+        numbers = noise.perturb_many(numbers, rng, spec.radius)
+    if len({id(state) for state in states}) == 1:
+        positions = np.repeat(states[0].positions[None], n, axis=0)
+        on = np.repeat(states[0].on_table[None], n, axis=0)
+    else:
+        positions = np.array([state.positions for state in states]).reshape(n, N_BALLS, 2)
+        on = np.array([state.on_table for state in states], dtype=np.bool_).reshape(n, N_BALLS)
+    cues = np.array([shot.cue_ball for shot in shots], dtype=np.int64)
+    motions = np.array([motion_of(*row, spec.radius) for row in numbers.tolist()]).reshape(n, 5)
+    run = play_batch(Table.of(spec), positions, on, cues, motions)
+    run.positions[~run.on_table] = np.nan
+    for array in (cues, numbers, *run):
+        array.setflags(write=False)
+    return ShotBatch(spec, cues, numbers, run)
 
 
 def simulate_many(
@@ -40,37 +132,8 @@ def simulate_many(
         not on its table (nothing is simulated).
     :raises TypeError: an argument of the wrong type (the message names it).
     """
-    if len(states) != len(shots):
-        raise ValueError(f"simulate_many: {len(states)} states but {len(shots)} shots")
-    if not states:
-        return []
-    spec = states[0].spec
-    for k, (state, shot) in enumerate(zip(states, shots, strict=True)):
-        check_arguments(state, shot, rng, noise)
-        if state.spec != spec:
-            raise ValueError(f"simulate_many: states[{k}] is on another table spec")
-    warm_up()
-    if noise is not None:
-        rng = rng if rng is not None else np.random.default_rng()
-        shots = [noise.perturb(shot, rng, spec.radius) for shot in shots]
-    n = len(shots)
-    positions = np.empty((n, N_BALLS, 2))
-    on = np.empty((n, N_BALLS), dtype=np.bool_)
-    for k, state in enumerate(states):
-        positions[k], on[k] = state.positions, state.on_table
-    cues = np.array([shot.cue_ball for shot in shots], dtype=np.int64)
-    motions = np.array([strike(shot, spec.radius) for shot in shots])
-    runs = play_batch(Table.of(spec), positions, on, cues, motions)
-    return [
-        ShotResult(
-            shot=shot,
-            final=TableState(spec, run.positions, run.on_table),
-            events=tuple(run.events()),
-            duration=run.duration,
-            steps=run.steps,
-        )
-        for shot, run in zip(shots, runs, strict=True)
-    ]
+    batch = simulate_batch(states, shots, rng, noise=noise)
+    return [batch.result(k) for k in range(len(batch))]
 
 
 def simulate_noisy(

@@ -4,19 +4,36 @@ the whole batch instead of one a shot)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from kinghill.physics.jit import njit
 from kinghill.physics.kernel.layout import ON, Start, TableArrays, Work, X, Y
 from kinghill.physics.kernel.loop import play
 from kinghill.physics.kernel.table import Table
-from kinghill.physics.kernel.workspace import RawRun, workspace
+from kinghill.physics.kernel.workspace import workspace
 from kinghill.physics.names import N_BALLS
+
+
+class BatchRun(NamedTuple):
+    """What :func:`play_batch` returns, as arrays over the batch's ``n`` shots: final positions
+    (n x 8 x 2; where a ball left the table for one that did), on the table (n x 8), steps and
+    durations (n), and the events of every shot in one log (``kinds_balls``: kind, ball, other;
+    ``times``), shot k's rows ``offsets[k]:offsets[k + 1]``."""
+
+    positions: np.ndarray
+    on_table: np.ndarray
+    steps: np.ndarray
+    durations: np.ndarray
+    offsets: np.ndarray
+    kinds_balls: np.ndarray
+    times: np.ndarray
 
 
 def play_batch(
     table: Table, positions: np.ndarray, on: np.ndarray, cues: np.ndarray, motions: np.ndarray
-) -> list[RawRun]:
+) -> BatchRun:
     """Shot k from ``positions[k]``, ``on[k]`` with ball ``cues[k]`` given ``motions[k]``, for
     every k: shot by shot into the outputs, resumed in a bigger workspace or with bigger outputs
     when one runs out of room. No paths or energies."""
@@ -40,20 +57,9 @@ def play_batch(
         elif done < n:
             kinds = np.concatenate([kinds, np.zeros_like(kinds)])
             times = np.concatenate([times, np.zeros_like(times)])
-    return [
-        RawRun(
-            positions=finals[k],
-            on_table=on_out[k],
-            kinds_balls=kinds[offsets[k] : offsets[k + 1]],
-            times=times[offsets[k] : offsets[k + 1]],
-            segments=np.zeros((0, 8)),
-            energies=np.zeros(0),
-            impacts=np.zeros((0, 10)),
-            steps=int(steps[k]),
-            duration=float(durations[k]),
-        )
-        for k in range(n)
-    ]
+    return BatchRun(
+        finals, on_out, steps, durations, offsets, kinds[: offsets[n]], times[: offsets[n]]
+    )
 
 
 @njit
