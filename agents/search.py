@@ -39,7 +39,7 @@ from kinghill.physics import (
     NoiseModel,
     Shot,
     TableState,
-    simulate,
+    simulate_sampled,
 )
 
 DEFAULT_BUDGET = 120
@@ -474,18 +474,17 @@ def _past(deadline: float | None) -> bool:
 def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:
     """How far (rad) the object ball's departure, played exactly, misses the pot's heading;
     None when the object ball is not struck cleanly first."""
-    result = simulate(state, shot, trajectory=True, trajectory_fps=DEPARTURE_FPS)
+    run = simulate_sampled(state, shot, DEPARTURE_FPS)
     ball = pot.object_ball
-    touches = [e for e in result.events if ball in _balls_of(e)]
-    if not touches or not isinstance(touches[0], BallBall) or result.trajectory is None:
+    touches = [e for e in run.events if ball in _balls_of(e)]
+    if not touches or not isinstance(touches[0], BallBall):
         return None
     start = touches[0].t
-    end = touches[1].t if len(touches) > 1 else result.duration
-    times = result.trajectory.times
-    moving = np.flatnonzero((times > start) & (times < end))
+    end = touches[1].t if len(touches) > 1 else run.duration
+    moving = np.flatnonzero((run.times > start) & (run.times < end))
     if len(moving) < 2:
         return None
-    (x0, y0), (x1, y1) = result.trajectory.positions[[moving[0], moving[-1]], ball]
+    (x0, y0), (x1, y1) = run.positions[[moving[0], moving[-1]], ball]
     return math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi)
 
 

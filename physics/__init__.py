@@ -12,7 +12,7 @@ from kinghill.physics.geometry import CushionShape, PocketShape, TableGeometry
 from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, WHITES, Cushion, Pocket
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, NoiseModel, Shot
-from kinghill.physics.simulate import simulate
+from kinghill.physics.simulate import SampledRun, simulate, simulate_sampled
 from kinghill.physics.simulate_many import ShotBatch, simulate_batch, simulate_many, simulate_noisy
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
@@ -35,6 +35,7 @@ __all__ = [
     "Pocket",
     "PocketShape",
     "Pocketed",
+    "SampledRun",
     "Shot",
     "ShotBatch",
     "ShotResult",
@@ -46,5 +47,6 @@ __all__ = [
     "simulate_batch",
     "simulate_many",
     "simulate_noisy",
+    "simulate_sampled",
     "warm_up",
 ]
