@@ -451,19 +451,25 @@ class SearchAgent:
     def _aim(self, state: TableState, action: ShotAction, pot: PotCandidate) -> float:
         """The aim at which ``action``'s object ball, played exactly, leaves on the pot's
         heading: two secant steps on the simulated departure (this corrects throw)."""
-        phi, step = action.shot.phi, CALIBRATION_STEP
-        error = _heading_error(state, replace(action.shot, phi=phi), pot)
-        for _ in range(CALIBRATION_STEPS):
+        shot = action.shot
+        phi, step = shot.phi, CALIBRATION_STEP
+
+        def error_at(aim: float) -> float | None:
+            return _heading_error(state, Shot(shot.cue_ball, aim, shot.speed, shot.a, shot.b), pot)
+
+        error = _heading_error(state, shot, pot)
+        for steps_left in range(CALIBRATION_STEPS - 1, -1, -1):
             if error is None or abs(error) < CALIBRATION_TOLERANCE:
                 break
-            moved = _heading_error(state, replace(action.shot, phi=phi + step), pot)
+            moved = error_at(phi + step)
             if moved is None or moved == error:
                 break
             step = -error * step / (moved - error)
             if abs(step) > MAX_CALIBRATION:
                 break
             phi = phi + step
-            error = _heading_error(state, replace(action.shot, phi=phi), pot)
+            if steps_left:  # the error at the last aim is not needed: no step follows it
+                error = error_at(phi)
         return phi
 
 
@@ -476,7 +482,12 @@ def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | 
     None when the object ball is not struck cleanly first."""
     run = simulate_sampled(state, shot, DEPARTURE_FPS)
     ball = pot.object_ball
-    touches = [e for e in run.events if ball in _balls_of(e)]
+    touches = []  # the object ball's first two events
+    for event in run.events:
+        if ball in _balls_of(event):
+            touches.append(event)
+            if len(touches) == 2:
+                break
     if not touches or not isinstance(touches[0], BallBall):
         return None
     start = touches[0].t
