@@ -7,8 +7,8 @@ play against (``kinghill serve`` lists them with their ratings on the ladder's s
 - ``casual``: ``heuristic``, the best-scoring candidate shot, no look-ahead;
 - ``club``: ``search:30``, the noise-aware search with 30 simulations a decision;
 - ``strong``: ``search``, the search at its default budget (120);
-- ``master``: ``expert:docs/training/expert2.npz?budget=120``, the search guided by the shipped
-  prior net, the strongest player in the package.
+- ``master``: ``expert?budget=120``, the search guided by the shipped prior net, the strongest
+  player in the package.
 
 Their ratings are measured, not set: :mod:`kinghill.experiments.serve.levels` holds them with
 the runs they come from.
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
+from kinghill.agents.builtins import data_path
 from kinghill.agents.heuristic import HeuristicAgent
 from kinghill.agents.prior import PriorSearchAgent, prior_search
 from kinghill.agents.search import SearchAgent
@@ -29,8 +29,8 @@ from kinghill.envs import Action, Agent, FrameView, ShotAction
 from kinghill.envs.rules import Decision
 from kinghill.physics import MAX_SPEED
 
-EXPERT_NET = Path(__file__).resolve().parents[1] / "docs" / "training" / "expert2.npz"
-"""The shipped prior net the master plays with (in the source tree)."""
+EXPERT_NET = data_path("expert2.npz")
+"""The shipped prior net the master plays with (package data)."""
 BEGINNER_AIM_DEGREES = 2.0
 BEGINNER_SPEED_FRACTION = 0.15
 MIN_SPEED = 0.1
@@ -87,12 +87,14 @@ def casual(seed: int | None = None) -> HeuristicAgent:
 
 
 def club(seed: int | None = None) -> SearchAgent:
-    """The search with 30 simulations a decision (``club``)."""
-    return SearchAgent(seed, budget=30)
+    """The search with 30 simulations a decision and the hand-made break (``club``: the zoo's
+    ``search-30@1``)."""
+    return SearchAgent(seed, budget=30, learned_break=False)
 
 
 def strong(seed: int | None = None) -> SearchAgent:
-    """The search at its default budget (``strong``)."""
+    """The search at its default budget, with the package's learnt break (``strong``: the zoo's
+    ``search-120@2``)."""
     return SearchAgent(seed)
 
 

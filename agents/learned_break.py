@@ -9,7 +9,8 @@ cross-entropy method under execution noise). The hand-made break
 table over; the reference run's learnt one keeps the turn in about two breaks of three
 (``benchmarks/search/break-stats.json``). That break ships with the package
 (:func:`package_break`, ``agents/data/learned_break.npz``, the parameters of
-``docs/training/expert2.npz``'s break exactly); a prior net's file may carry its own.
+the shipped expert net's break, ``agents/data/expert2.npz``, exactly); a prior net's file may
+carry its own.
 """
 
 from __future__ import annotations

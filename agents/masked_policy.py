@@ -8,7 +8,7 @@ rollout step takes 2.6-2.9 ms with it and 0.6-0.7 ms with this one
 same distribution (each part a masked softmax over its logits, masked-out choices at
 ``-1e8``, their entropy terms zero) on the flat logits: one mask, one log-softmax per part, a
 ``gather`` for log-probabilities. :class:`MaskedMenuPolicy` is ``MaskableActorCriticPolicy``
-with it; ``kinghill train --algo maskable-ppo`` trains with it, and checkpoints saved with the
+with it; ``kinghill train sb3 --algo maskable-ppo`` trains with it, and checkpoints saved with the
 stock policy load and play as before.
 """
 

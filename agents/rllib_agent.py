@@ -1,4 +1,4 @@
-"""An RLlib checkpoint of ``kinghill train --backend rllib`` as a player (``rllib:PATH``): its
+"""An RLlib checkpoint of ``kinghill train rllib`` as a player (``rllib:PATH``): its
 RLModule is loaded from the checkpoint (no Ray cluster, no env runners) and plays the argmax of
 the masked logits over the shot menu, so it is deterministic."""
 

@@ -2,7 +2,7 @@
 extra): the mask is taken out of the observation before the network and the logits of the
 actions it excludes are pushed to RLlib's ``FLOAT_MIN``, so they are never sampled nor chosen.
 
-Trained by ``kinghill train --backend rllib`` (:mod:`kinghill.experiments.training.rllib_train`)
+Trained by ``kinghill train rllib`` (:mod:`kinghill.experiments.training.rllib_train`)
 and loaded from its checkpoints by :class:`kinghill.agents.rllib_agent.RLlibAgent`.
 
 The module is built with RLlib's current constructor (``observation_space=``,

@@ -11,3 +11,15 @@ class AgentSpecError(ValueError):
 
 class UnknownAgentError(AgentSpecError):
     """A spec naming no built-in agent, entry point or importable object; lists the known ones."""
+
+
+class MissingExtraError(AgentSpecError):
+    """A built-in agent whose pip extra of kinghill is not installed (``rllib``).
+
+    :param extra: the extra's name, for ``pip install 'kinghill[EXTRA]'``: a ladder skips a
+        zoo member that needs one, naming it.
+    """
+
+    def __init__(self, message: str, extra: str) -> None:
+        super().__init__(message)
+        self.extra = extra

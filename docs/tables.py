@@ -8,7 +8,9 @@ markers is generated, so prose and data cannot drift:
 
 - ``strength``: one row per entry of ``docs/strength/rows.json``, its score from
   ``docs/strength/<id>.json`` (a tournament's ``report.json``) or, failing that,
-  ``docs/strength/<id>.md`` (its ``report.md``); a row with neither reads "not measured".
+  ``docs/strength/<id>.md`` (its ``report.md``); a row with neither reads "not measured". The
+  report names the agents as the row's ``reported`` pair where it has one (a report played
+  before the shipped models had names), else as the command does.
 - ``speed``: kinghill and pooltool on the peer suite, from ``benchmarks/peer/results/``
   (``kinghill.json``, ``pooltool.json``: what ``benchmarks/peer/run.sh`` writes).
 
@@ -23,6 +25,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 STRENGTH = ROOT / "docs" / "strength"
@@ -77,16 +80,22 @@ def score_from_markdown(path: Path, agent: str, opponent: str) -> Score:
     raise ValueError(f"{path}: no row for {agent}")
 
 
-def strength_score(row: dict[str, str]) -> tuple[Score, Path] | None:
+def reported(row: dict[str, Any]) -> tuple[str, str]:
+    """The row's agent and opponent as its report names them."""
+    agent, opponent = row.get("reported", (row["agent"], row["opponent"]))
+    return agent, opponent
+
+
+def strength_score(row: dict[str, Any]) -> tuple[Score, Path] | None:
     """The row's score and the report it comes from, or None when no report is committed."""
     for suffix, read in ((".json", score_from_json), (".md", score_from_markdown)):
         path = STRENGTH / f"{row['id']}{suffix}"
         if path.exists():
-            return read(path, row["agent"], row["opponent"]), path
+            return read(path, *reported(row)), path
     return None
 
 
-def tournament_command(row: dict[str, str]) -> str:
+def tournament_command(row: dict[str, Any]) -> str:
     """The command that measures a row (its report is then copied to ``docs/strength``): 200
     frames unless the row says ``frames``."""
     agents = " ".join(f'"{a}"' if "?" in a else a for a in (row["agent"], row["opponent"]))

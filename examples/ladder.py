@@ -1,6 +1,7 @@
 """Rate an agent on a fixed scale against a zoo: here a tiny zoo of two agents, two frames a
 pair, built first (``build_zoo``), then a candidate laddered against it (``ladder``). The
-shipped zoo is ``docs/zoo/zoo.json``; ``kinghill ladder AGENT`` rates against it.
+shipped zoo is package data (``kinghill.experiments.ladder.zoo.ZOO_FILE``); ``kinghill ladder
+AGENT`` rates against it.
 
 python3 examples/ladder.py
 """
@@ -17,7 +18,7 @@ if __name__ == "__main__":  # frames are played in agent processes: the guard is
     zoo = folder / "zoo.json"
     agents = [{"id": "random@1", "spec": "random"}, {"id": "heuristic@1", "spec": "heuristic"}]
     zoo.write_text(json.dumps({"frames": 2, "max_shots": 30, "agents": agents}))
-    build_zoo(zoo, cache=folder / "cache")  # the zoo's matrix, docs/zoo/matrix-1x.json's kind
+    build_zoo(zoo, cache=folder / "cache")  # the zoo's matrix, matrix-1x.json beside it
     result = ladder(["random"], zoo, cache=folder / "cache")  # played once, cached
     print(ladder_markdown(result))
     candidate = result.candidates[0]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kinghill.experiments.bench.physics import DEFAULT_SUITE
 from kinghill.physics import (
     N_BALLS,
     BallBall,
@@ -35,7 +36,7 @@ from kinghill.physics import (
 from kinghill.physics.geometry import TableGeometry
 
 PATH = Path(__file__).parent / "data" / "physics_fixture.npz"
-SUITE = Path(__file__).resolve().parents[1] / "benchmarks/peer/suite.json"
+SUITE = DEFAULT_SUITE
 RANDOM_SHOTS = 10_000
 SEED = 18
 LAWS = ("mathavan_2010", "han_2005", "simple")

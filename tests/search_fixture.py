@@ -8,8 +8,8 @@ The positions are ``tests/data/menu_fixture.npz``'s shot decisions and 10.4 choi
 heuristic and random players, other whites required, balls hanging in mouths). Each is searched
 by the plain search at its default budget (seed: the position's index), and every
 :data:`VARIANT_EVERY`-th by the variants that score their leaves otherwise: one shot deeper
-(``lookahead``), by the learnt value of ``docs/training/value-heuristic.npz``
-(``search-value``), and guided by the prior of ``docs/training/expert2.npz`` (``expert``), at
+(``lookahead``), by the shipped learnt value (``search-value``), and guided by the shipped
+prior (``expert``), at
 :data:`VARIANT_BUDGET`.
 
 Recorded on commit 670960e (the search's shot decisions as on main 8292ba3) with
@@ -33,18 +33,13 @@ from kinghill.envs import FrameView
 from kinghill.envs.rules import Decision
 
 PATH = Path(__file__).parent / "data" / "search_fixture.npz"
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 VARIANT_EVERY = 6
 VARIANT_BUDGET = 40
 AGENTS: dict[str, Callable[[int], Any]] = {
     "search": lambda seed: SearchAgent(seed, DEFAULT_BUDGET),
     "lookahead": lambda seed: SearchAgent(seed, VARIANT_BUDGET, lookahead=True),
-    "search-value": lambda seed: make_agent(
-        f"search-value:{DOCS / 'training' / 'value-heuristic.npz'}?budget={VARIANT_BUDGET}", seed
-    ),
-    "expert": lambda seed: make_agent(
-        f"expert:{DOCS / 'training' / 'expert2.npz'}?budget={VARIANT_BUDGET}", seed
-    ),
+    "search-value": lambda seed: make_agent(f"search-value?budget={VARIANT_BUDGET}", seed),
+    "expert": lambda seed: make_agent(f"expert?budget={VARIANT_BUDGET}", seed),
 }
 """The searches recorded, by name, each built for a position's seed."""
 

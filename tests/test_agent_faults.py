@@ -24,7 +24,6 @@ from kinghill.envs import (
     ask,
     check_action,
 )
-from kinghill.envs.game import loop as game_module
 from kinghill.envs.rl.aec_env import raw_env
 from kinghill.envs.rules import Call, Decision, EndReason
 from kinghill.physics import BREAK_BALL, Pocket, Shot
@@ -141,14 +140,13 @@ def test_a_10_4_choice_not_made_is_taken_as_playing_on() -> None:
     assert game.frame.decision is Decision.BREAK  # nothing was played: the break is still due
 
 
-def test_engine_errors_are_not_taken_for_agent_faults(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_engine_errors_are_not_taken_for_agent_faults() -> None:
     """Only the action is checked at the boundary: a failure inside the engine propagates."""
 
     def broken_simulate(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("engine bug")
 
-    monkeypatch.setattr(game_module, "simulate", broken_simulate)
-    game = Game()
+    game = Game(simulate=broken_simulate)
     game.reset(seed=1)
     with pytest.raises(ValueError, match="engine bug"):
         game.settle(Answer(BREAK))

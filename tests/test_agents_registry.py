@@ -6,6 +6,7 @@ import pytest
 
 from kinghill.agents import (
     NAMES,
+    AgentSpecError,
     HeuristicAgent,
     RandomAgent,
     SearchAgent,
@@ -32,16 +33,28 @@ def test_random_agent_is_the_environments_random_opponent() -> None:
     assert issubclass(RandomAgent, RandomOpponent)
 
 
-@pytest.mark.parametrize(
-    "name", ["randomm", "search:0", "search:x", "search:-1s", "policy", "heuristic:2", ""]
-)
+@pytest.mark.parametrize("name", ["randomm", ""])
 def test_unknown_names_list_the_known_ones(name: str) -> None:
     with pytest.raises(UnknownAgentError) as error:
         make_agent(name, 0)
-    if not name.startswith("search:"):
-        assert all(known in str(error.value) for known in NAMES)
+    assert all(known in str(error.value) for known in NAMES)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("search:0", "search:ARG is N simulations"),
+        ("search:x", "search:ARG is N simulations"),
+        ("search:-1s", "search:ARG is N simulations"),
+        ("policy", "policy needs :PATH"),
+        ("heuristic:2", "heuristic takes no argument"),
+    ],
+)
+def test_a_built_in_with_a_wrong_argument_says_what_it_takes(name: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(name, 0)
 
 
 def test_policy_without_a_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="no policy checkpoint"):
+    with pytest.raises(AgentSpecError, match="no policy checkpoint"):
         make_agent(f"policy:{tmp_path / 'missing.zip'}", 0)

@@ -106,10 +106,10 @@ def test_built_in_agents_take_arguments_too() -> None:
         ("myagents.players:not_an_agent", "returned a list, which is not an agent"),
         ("myagents.players:Careful?depht=3", "bad arguments for Careful"),
         ("myagents.players:Careful?depth=-1", "raised ValueError: depth must be >= 0"),
-        ("myagents.players:Careful?depth", "arguments are KEY=VALUE"),
+        ("myagents.players:Careful?depth", "options are KEY=VALUE"),
         ("myagents.players:Careful?seed=3", "the seed comes from the frame"),
         ("broken", "entry point 'myagents.broken:Agent' of kinghill.agents failed to load"),
-        ("search?budgte=3", "bad arguments for SearchAgent"),
+        ("search?budgte=3", "search has no option 'budgte'"),
     ],
 )
 def test_specs_that_cannot_load_say_why(plugin: Path, spec: str, message: str) -> None:
@@ -166,3 +166,10 @@ def test_cli_refuses_a_spec_that_cannot_load_before_playing(
 def test_play_takes_a_spec_agent(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "careful?depth=2", "random", "--max-shots", "3"]) == 0
     assert "player 0 (careful?depth=2)" in capsys.readouterr().out
+
+
+def test_kinghill_agents_lists_the_installed_entry_points(plugin: Path) -> None:
+    from kinghill.agents.registry import describe
+
+    listed = describe().rsplit("(installed: ", 1)[1].removesuffix(").").split(", ")
+    assert {"broken", "careful"} <= set(listed)

@@ -140,7 +140,7 @@ def test_the_search_scores_every_simulation_with_its_leaf() -> None:
 def test_search_value_spec_plays_legal_seeded_decisions(net_file: Path) -> None:
     spec = f"search-value:{net_file}?budget=16"
     check_agent(spec)
-    with pytest.raises(AgentSpecError, match="no value net"):
+    with pytest.raises(AgentSpecError, match="missing.npz: nothing there"):
         check_agent("search-value:missing.npz")
     game = Game(noise=NoiseModel(), shot_limit=12)
     game.reset(seed=4)
@@ -173,20 +173,38 @@ def test_train_value_writes_a_net_the_agent_loads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "v.npz"
-    assert cli.main(["train-value", "--frames", "6", "--hidden", "4", "--out", str(out)]) == 0
+    assert cli.main(["train-value", "--frames", "6", "--hidden", "4", "--out-file", str(out)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["positions"] > report["held_out"] > 0
     assert 0 <= report["net_auc"] <= 1 and report["net_log_loss"] > 0
     ValueNet.load(out)
     make_agent(f"search-value:{out}?budget=8", 0)
     tuned = tmp_path / "tuned.npz"
-    args = ["train-value", "--frames", "6", "--seed", "40", "--init", str(out), "--out", str(tuned)]
+    args = [
+        "train-value",
+        "--frames",
+        "6",
+        "--seed",
+        "40",
+        "--init",
+        str(out),
+        "--out-file",
+        str(tuned),
+    ]
     assert cli.main(args) == 0
     capsys.readouterr()
     assert ValueNet.load(tuned).w1.shape == (N_FEATURES, 4)  # the hidden size of the net it tuned
-    assert cli.main(["train-value", "--frames", "2", "--out", str(tmp_path / "v.pt")]) == 2
+    assert cli.main(["train-value", "--frames", "2", "--out-file", str(tmp_path / "v.pt")]) == 2
     assert "must end in .npz" in capsys.readouterr().err
-    args = ["train-value", "--frames", "2", "--init", str(tmp_path / "v.pt"), "--out", str(out)]
+    args = [
+        "train-value",
+        "--frames",
+        "2",
+        "--init",
+        str(tmp_path / "v.pt"),
+        "--out-file",
+        str(out),
+    ]
     (tmp_path / "v.pt").write_text("not a net")
     assert cli.main(args) == 2
     assert "--init: " in capsys.readouterr().err

@@ -283,17 +283,17 @@ COUNT_OPTIONS = [
     ("tournament", "--round"),
     ("play", "--width"),
     ("play", "--max-shots"),
-    ("train", "--steps"),
-    ("train", "--envs"),
-    ("train", "--n-steps"),
-    ("train", "--batch-size"),
-    ("train", "--torch-threads"),
+    ("train sb3", "--steps"),
+    ("train sb3", "--envs"),
+    ("train sb3", "--n-steps"),
+    ("train sb3", "--batch-size"),
+    ("train sb3", "--torch-threads"),
     ("bench-physics", "--shots"),
     ("bench-physics", "--breaks"),
     ("bench-env", "--steps"),
     ("bench-env", "--vector-steps"),
 ]
-POSITIONALS = {"play": ["random", "random"], "train": ["--out", "run"]}
+POSITIONALS = {"play": ["random", "random"], "train sb3": ["--out", "run"]}
 
 
 @SETTINGS
@@ -307,7 +307,7 @@ def test_every_count_option_refuses_zero_and_below_in_one_line(
 ) -> None:
     monkeypatch.chdir(tmp_path_factory.mktemp("cli"))
     command, name = option
-    argv = [command, *POSITIONALS.get(command, []), name, str(value)]
+    argv = [*command.split(), *POSITIONALS.get(command, []), name, str(value)]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"kinghill {command}: error: {name}: ")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kinghill.agents.builtins import data_path
 from kinghill.experiments import cli
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frames import FrameOutcome
@@ -35,13 +36,18 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+def prog(argv: list[str]) -> str:
+    """The command that reports ``argv``'s errors (``kinghill train sb3`` for a backend's)."""
+    return " ".join(["kinghill", *argv[: 2 if argv[1:2] in (["sb3"], ["rllib"]) else 1]])
+
+
 def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str], status: int = 2) -> str:
     """Run ``kinghill ARGV`` in process; check the status and the one error line; return it."""
     assert cli.main(argv) == status
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert len(lines) == 1, captured.err
-    assert lines[0].startswith(f"kinghill {argv[0]}: error: "), lines[0]
+    assert lines[0].startswith(f"{prog(argv)}: error: "), lines[0]
     assert "Traceback" not in captured.err + captured.out
     return lines[0]
 
@@ -55,8 +61,14 @@ def regular_file(tmp_path: Path) -> Path:
 
 BAD_VALUES = [
     (["tournament", "--agents", "heuristic", "nosuch"], "--agents: unknown agent 'nosuch'"),
-    (["tournament", "--agents", "random", "search:0"], "--agents: search:N needs a positive"),
-    (["tournament", "--agents", "random", "search:-1s"], "--agents: search:N needs a positive"),
+    (
+        ["tournament", "--agents", "random", "search:0"],
+        "--agents: agent 'search:0': search:ARG is N simulations",
+    ),
+    (
+        ["tournament", "--agents", "random", "search:-1s"],
+        "--agents: agent 'search:-1s': search:ARG is N simulations",
+    ),
     (
         ["tournament", "--agents", "random", "policy:/nonexistent.zip"],
         "--agents: agent 'policy:/nonexistent.zip': no policy checkpoint at /nonexistent.zip",
@@ -66,7 +78,7 @@ BAD_VALUES = [
     (["tournament", "--jobs", "-1"], "--jobs: must be at least 1 (got -1)"),
     (["tournament", "--jobs", "two"], "--jobs: not a whole number: 'two'"),
     (["tournament", "--rating-samples", "0"], "--rating-samples: must be at least 1 (got 0)"),
-    (["tournament", "--frames", "3"], "--frames: must be even and >= 2 (got 3)"),
+    (["tournament", "--frames", "3"], "--frames: must be even and at least 2 (got 3)"),
     (["tournament", "--round", "0"], "--round: must be at least 1 (got 0)"),
     (["tournament", "--max-shots", "0"], "--max-shots: must be at least 1 (got 0)"),
     (
@@ -74,33 +86,42 @@ BAD_VALUES = [
         "--out: cannot write in /proc/kh: the folder /proc is not writable",
     ),
     (["bench-physics", "--shots", "-1"], "--shots: must be at least 1 (got -1)"),
-    (["bench-physics", "--out", "figures.txt"], "--out: must end in .json"),
+    (["bench-physics", "--report", "figures.txt"], "--report: must end in .json"),
     (["bench-env", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
     (["play", "random", "random", "--width", "0"], "--width: must be from 200 to 3840 (got 0)"),
     (["play", "random", "random", "--seed", "-1"], "--seed: a seed is 0 or more (got -1)"),
     (["play", "random", "nosuch"], "B: unknown agent 'nosuch'"),
-    (["play", "random", "random", "--out", "frame.png"], "--out: must end in .gif or .mp4"),
     (
-        ["play", "random", "random", "--out", "/proc/kh.gif"],
-        "--out: cannot write /proc/kh.gif: the folder /proc is not writable",
+        ["play", "random", "random", "--out-file", "frame.png"],
+        "--out-file: must end in .gif or .mp4",
+    ),
+    (
+        ["play", "random", "random", "--out-file", "/proc/kh.gif"],
+        "--out-file: cannot write /proc/kh.gif: the folder /proc is not writable",
     ),
     (["play", "random", "random", "--fps", "0"], "--fps: must be a finite number above 0"),
     (["play", "random", "random", "--speed", "-2"], "--speed: must be a finite number above 0"),
     (
-        ["play", "random", "random", "--fps", "60", "--out", "frame.gif"],
+        ["play", "random", "random", "--fps", "60", "--out-file", "frame.gif"],
         "--fps: a GIF shows at most 50 pictures a second (got 60)",
     ),
     (["shots", "--out", "shots", "--fps", "0"], "--fps: must be a finite number above 0 (got 0)"),
     (["shots", "--out", "shots", "--fps", "nan"], "--fps: must be a finite number above 0"),
-    (["train", "--out", "run", "--net", "abc"], "--net: must be positive whole numbers"),
-    (["train", "--out", "run", "--net", "64,0"], "--net: must be positive whole numbers"),
+    (["train", "sb3", "--out", "run", "--net", "abc"], "--net: must be positive whole numbers"),
+    (["train", "sb3", "--out", "run", "--net", "64,0"], "--net: must be positive whole numbers"),
     (
-        ["train", "--out", "run", "--init", "/nonexistent.zip"],
+        ["train", "sb3", "--out", "run", "--init", "/nonexistent.zip"],
         "--init: no policy checkpoint at /nonexistent.zip",
     ),
-    (["train", "--out", "run", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
-    (["train", "--out", "run", "--learning-rate", "-1"], "--learning-rate: must be a finite"),
-    (["train", "--out", "run", "--checkpoint-every", "-5"], "--checkpoint-every: must be 0 or"),
+    (["train", "sb3", "--out", "run", "--steps", "0"], "--steps: must be at least 1 (got 0)"),
+    (
+        ["train", "sb3", "--out", "run", "--learning-rate", "-1"],
+        "--learning-rate: must be a finite",
+    ),
+    (
+        ["train", "sb3", "--out", "run", "--checkpoint-every", "-5"],
+        "--checkpoint-every: must be 0 or",
+    ),
 ]
 
 
@@ -116,7 +137,7 @@ def test_a_bad_value_is_one_line_naming_the_argument(
     if argv[0] == "tournament" and "--out" not in argv:
         argv = [*argv, "--out", "runs/t"]
     line = usage_error(argv, capsys)
-    assert line.startswith(f"kinghill {argv[0]}: error: {message}"), line
+    assert line.startswith(f"{prog(argv)}: error: {message}"), line
     assert tree(tmp_path) == {}  # nothing written, no folder left
 
 
@@ -244,7 +265,7 @@ def test_a_killed_worker_is_one_line_and_the_frames_are_kept(
 
 
 def test_play_checks_out_before_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    usage_error(["play", "search", "search", "--out", str(tmp_path / "x" / "y.txt")], capsys)
+    usage_error(["play", "search", "search", "--out-file", str(tmp_path / "x" / "y.txt")], capsys)
     assert capsys.readouterr().out == ""  # no shot commentary: nothing was played
 
 
@@ -258,11 +279,11 @@ def test_train_init_of_another_algorithm_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--init with a SAC checkpoint and --algo ppo says which --algo to use, before training."""
-    saved = Path(__file__).parent.parent / "docs" / "training" / "ppo-aim-random.zip"
-    if not saved.exists():
-        pytest.skip("no reference checkpoint in docs/training")
+    saved = data_path("ppo-aim-random.zip")  # the shipped aim-assisted PPO model
     out = tmp_path / "run"
-    line = usage_error(["train", "--out", str(out), "--algo", "sac", "--init", str(saved)], capsys)
+    line = usage_error(
+        ["train", "sb3", "--out", str(out), "--algo", "sac", "--init", str(saved)], capsys
+    )
     assert line.endswith(f"--init: {saved} was saved by PPO; train it with --algo ppo")
     assert not out.exists()
 
@@ -272,7 +293,7 @@ def test_train_init_of_another_algorithm_is_refused(
     [
         ["tournament", "--agents", "heuristic", "nosuch", "--out", "t"],
         ["play", "random", "random", "--width", "0"],
-        ["train", "--out", "run", "--net", "abc"],
+        ["train", "sb3", "--out", "run", "--net", "abc"],
     ],
 )
 def test_in_a_real_process_the_error_is_one_line_on_stderr(argv: list[str], tmp_path: Path) -> None:
@@ -286,5 +307,5 @@ def test_in_a_real_process_the_error_is_one_line_on_stderr(argv: list[str], tmp_
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
-    assert done.stderr.startswith(f"kinghill {argv[0]}: error: --")
+    assert done.stderr.startswith(f"{prog(argv)}: error: --")
     assert list(tmp_path.iterdir()) == []

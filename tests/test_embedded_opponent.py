@@ -16,15 +16,16 @@ import pytest
 pytest.importorskip("onnxruntime", reason="needs the onnx extra")
 pytest.importorskip("onnx", reason="needs the onnx extra")
 
+from kinghill.agents.builtins import data_path  # noqa: E402
 from kinghill.agents.embedded import decide, opponent  # noqa: E402
 from kinghill.envs import ChoiceAction, ShotAction  # noqa: E402
 from kinghill.experiments.cli.app import main  # noqa: E402
 from kinghill.experiments.training.onnx_export import agreement, export_policy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPERT = ROOT / "docs/training/expert2.npz"
-MASKED = ROOT / "docs/training/maskable-heuristic.zip"
-AIM = ROOT / "docs/training/ppo-aim-random.zip"
+EXPERT = data_path("expert2.npz")  # the shipped models (package data)
+MASKED = data_path("maskable-heuristic.zip")
+AIM = data_path("ppo-aim-random.zip")
 RUN_TIME = {
     # what docs/guide/embedded.md lists: the packages an embedded opponent loads, besides
     # Python's own modules and kinghill (their import names)
@@ -111,7 +112,7 @@ def test_decide_reads_a_position_and_the_10_4_choice() -> None:
 
 def test_the_command_exports_and_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "policy.onnx"
-    assert main(["export-policy", str(MASKED), "--out", str(out), "--check", "40"]) == 0
+    assert main(["export-policy", str(MASKED), "--out-file", str(out), "--check", "40"]) == 0
     printed = capsys.readouterr().out
     assert out.is_file() and "the same action on 40 of 40 observations" in printed
-    assert main(["export-policy", str(ROOT / "README.md"), "--out", str(out)]) == 2
+    assert main(["export-policy", str(ROOT / "README.md"), "--out-file", str(out)]) == 2

@@ -68,4 +68,5 @@ def test_render_rings_the_last_shots_cue_ball_and_names_it() -> None:
     picture = game.render()
     assert picture is not None
     assert (np.abs(picture.astype(int) - CUE_RING).max(-1) <= 30).sum() > 5
-    assert game.unwrapped._last[0].startswith("P0 shoots cue ball 1")  # the break
+    shot = game.unwrapped._display.overlay(game.unwrapped.game)[1]
+    assert shot.startswith("P0 shoots cue ball 1")  # the break

@@ -68,6 +68,6 @@ def test_the_human_window_shows_each_turn(monkeypatch: pytest.MonkeyPatch) -> No
 def test_the_human_window_opens_and_closes() -> None:
     env = masked_aec.raw_env(render_mode="human")
     env.reset(seed=2)
-    assert env._output.is_open
+    assert env._display.is_open
     env.close()
-    assert not env._output.is_open
+    assert not env._display.is_open

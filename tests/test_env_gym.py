@@ -168,9 +168,9 @@ def test_human_render_mode_opens_a_window(monkeypatch: pytest.MonkeyPatch) -> No
     env = _make(render_mode="human", breaker="learner")
     env.reset(seed=2)
     env.step(env.action_space.sample())
-    assert env._output.is_open
+    assert env._display.is_open
     env.close()
-    assert not env._output.is_open
+    assert not env._display.is_open
 
 
 def test_frame_replay_written_as_gif(tmp_path: Any) -> None:

@@ -81,6 +81,8 @@ def test_agents_that_cannot_be_played_are_refused_before_play(tmp_path: Path) ->
         evaluate(["heuristix", "random"], **SHORT)
     with pytest.raises(AgentSpecError, match="not an agent"):
         evaluate([3, "random"], **SHORT)  # type: ignore[list-item]
+    with pytest.raises(AgentSpecError, match=r"'search:120' and 'search\?budget=120' are one"):
+        evaluate(["search:120", "search?budget=120", "random"], **SHORT)
     with pytest.raises(ValueError, match="record=True needs out="):
         evaluate(["heuristic", "random"], **SHORT, record=True)
 

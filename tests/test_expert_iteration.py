@@ -83,7 +83,7 @@ def test_net_round_trips_and_bad_files_are_refused(tmp_path: Path, net_file: Pat
         PriorNet.load(bad)
     with pytest.raises(ValueError, match="do not fit"):
         PriorNet(np.zeros((3, 2)), np.zeros(2), np.zeros((2, 1)), np.zeros(1))
-    with pytest.raises(AgentSpecError, match="no prior net"):
+    with pytest.raises(AgentSpecError, match="missing.npz: nothing there"):
         check_agent("expert:missing.npz")
 
 

@@ -8,14 +8,13 @@ from pathlib import Path
 import pytest
 
 from kinghill.agents import RandomAgent
+from kinghill.experiments import cli
 from kinghill.experiments.htmlreport import HeatMap, IntervalRow, Intervals, Table, render_page
 from kinghill.experiments.htmlreport.page import script_json
 from kinghill.experiments.htmlreport.replays import UNITS_PER_METRE, replay_data
 from kinghill.experiments.records.store import frames_in, load_frame
 from kinghill.experiments.tournaments.bracket_report import write_knockout_report
-from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FrameLog
-from kinghill.experiments.tournaments.html_report import write_html_report
 from kinghill.experiments.tournaments.knockout import KnockoutConfig, run_knockout
 from kinghill.experiments.tournaments.round_robin import evaluate
 from kinghill.experiments.tournaments.runners import load_frame_player
@@ -97,12 +96,14 @@ def test_the_run_folder_page_replays_every_recorded_shot(recorded_run: Path) -> 
     assert any(entry["moves"] for entry in shown)
 
 
-def test_a_run_without_records_says_so(tmp_path: Path) -> None:
+def test_a_run_without_records_says_so_and_report_only_writes_the_same_page(
+    tmp_path: Path,
+) -> None:
     evaluate(["random", "heuristic"], 2, out=tmp_path, seed=1)
     page = (tmp_path / "report.html").read_text()
     assert embedded_data(page)["frames"] == [] and "not recorded" in page
     (tmp_path / "report.html").unlink()
-    assert write_html_report(tmp_path) == tmp_path / "report.html"
+    assert cli.main(["tournament", "--report-only", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "report.html").read_text() == page
 
 
@@ -112,15 +113,13 @@ def test_a_recorded_knockout_replays_its_frames(tmp_path: Path) -> None:
     write_knockout_report(tmp_path, config, state)
     played = [record.frame for record in FrameLog(tmp_path).records()]
     assert frames_in(tmp_path) == played
-    data = embedded_data((tmp_path / "report.html").read_text())
-    assert [f["frame"] for f in data["frames"]] == played
-    assert f"Champion: {state.champion}" in (tmp_path / "report.html").read_text()
+    page = (tmp_path / "report.html").read_text()
+    assert [f["frame"] for f in embedded_data(page)["frames"]] == played
+    assert f"Champion: {state.champion}" in page
+    (tmp_path / "report.html").unlink()
+    assert cli.main(["tournament", "--report-only", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "report.html").read_text() == page
 
 
 def test_replay_data_of_a_folder_without_records_is_empty(tmp_path: Path) -> None:
     assert replay_data(tmp_path) == {"fps": 30.0, "table": None, "frames": []}
-
-
-def test_write_html_report_needs_a_report(tmp_path: Path) -> None:
-    with pytest.raises(TournamentError, match="report.json"):
-        write_html_report(tmp_path)

@@ -28,7 +28,11 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium found (apt-get install chromium, or KINGHILL_CHROMIUM)"
 )
 
-HOSTILE = "mypkg.agent:Mine?name=<script>alert(1)</script>"
+HOSTILE = (
+    "mypkg.agents.careful_players:CarefulPlayer?name=<script>alert(1)</script>,"
+    "depth=3,temperature=0.25,style=a_very_long_description_of_the_way_it_plays"
+)
+"""A spec that tries to run a script, and long enough to push a careless page off 1280 px."""
 
 
 class Visit:
@@ -94,6 +98,15 @@ def test_a_hostile_agent_spec_is_shown_as_text(visit: Visit) -> None:
     assert all(HOSTILE in text for text in frames)
     assert page.eval_on_selector_all("script", "s => s.length") == 2
     assert visit.dialogs == []
+
+
+def test_the_page_fits_1280_px_with_a_long_agent_name(visit: Visit) -> None:
+    """Issue 39, item 13: a long spec wraps in the tables and the replay's controls."""
+    visit.page.set_viewport_size({"width": 1280, "height": 1000})
+    try:
+        assert visit.page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        visit.page.set_viewport_size({"width": 1600, "height": 1200})
 
 
 def test_a_frame_plays(visit: Visit) -> None:

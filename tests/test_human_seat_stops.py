@@ -84,7 +84,7 @@ def test_sigterm_in_a_background_job_stops_the_frame_and_keeps_what_was_played(
     env = {**_headless_env(), "DISPLAY": xvfb}
     gif = tmp_path / "frame.gif"
     argv = [*KINGHILL, "play", "random", "human", "--seed", "1", "--record", str(tmp_path)]
-    argv += ["--out", str(gif), "--width", "400", "--fps", "10"]
+    argv += ["--out-file", str(gif), "--width", "400", "--fps", "10"]
     job = subprocess.Popen(
         argv,
         env=env,

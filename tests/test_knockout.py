@@ -439,7 +439,11 @@ def test_cli_knockout_runs_rerenders_and_refuses_bad_options(
     for bad, message in [
         ([*base, "--race", "3", *player], "--race: only with --format knockout"),
         ([*base, "--format", "knockout", "--frames", "4", *player], "--frames: is for round"),
-        ([*base, "--format", "knockout", "--round", "3", *player], "--round: does not apply"),
+        # 37.5: --round is a knockout's first round, as it is a round robin's round
+        (
+            [*base, "--format", "knockout", "--round", "3", *player],
+            "first_round: stored 1, asked 3",
+        ),
         ([*base, "--format", "knockout", "--race", "0", *player], "--race: must be at least 1"),
         ([*base, "--format", "knockout", "--ratings", "nowhere.json"], "no such file"),
     ]:

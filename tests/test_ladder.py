@@ -11,15 +11,17 @@ import pytest
 
 from kinghill.experiments.ladder.errors import LadderError
 from kinghill.experiments.ladder.html import write_ladder_page
+from kinghill.experiments.ladder.matrix import Matrix
 from kinghill.experiments.ladder.play import build_zoo, ladder
-from kinghill.experiments.ladder.rating import anchored_ratings, rating_against
+from kinghill.experiments.ladder.rating import bound, rating_against, stronger, zoo_scale
 from kinghill.experiments.ladder.report import ladder_markdown
 from kinghill.experiments.ladder.tally import time_bin
 from kinghill.experiments.ladder.transitivity import cycles, nash_average
 from kinghill.experiments.ladder.zoo import ZOO_FILE, load_zoo, matrix_path
-from kinghill.experiments.ladder.zoo_page import PAGE, zoo_markdown
+from kinghill.experiments.ladder.zoo_page import PAGE, write_zoo_page, zoo_markdown
 from kinghill.experiments.tournaments.frames import FrameOutcome, frame_seed
 from kinghill.experiments.tournaments.options import FrameOptions
+from kinghill.experiments.tournaments.stats import ELO_SCALE, Z95, Interval
 
 STRENGTH = {"random@1": 0, "heuristic@1": 2, "middle@1": 1, "strong": 3, "strong@1": 3, "weak": -1}
 
@@ -30,7 +32,7 @@ def _probability(elo: float) -> float:
 
 def test_the_fit_recovers_a_consistent_matrix_anchored() -> None:
     """Scores exactly as Bradley-Terry with ratings 0, 400, 800 predicts: the maximum
-    likelihood (no prior) is those ratings, with the anchor at 0 whatever its place."""
+    likelihood is those ratings, with the anchor at its rating whatever its place."""
     truth = np.array([400.0, 0.0, 800.0])
     frames = 1000.0
     wins = np.zeros((3, 3))
@@ -38,10 +40,10 @@ def test_the_fit_recovers_a_consistent_matrix_anchored() -> None:
         for j in range(3):
             if i != j:
                 wins[i, j] = frames * _probability(truth[i] - truth[j])
-    ratings = anchored_ratings(wins, np.zeros((3, 3)), anchor=1, samples=50, prior=0.0)
-    np.testing.assert_allclose([r.estimate for r in ratings], truth, atol=1e-6)
-    assert ratings[1].low == ratings[1].high == 0.0  # the anchor is the scale's zero
-    assert ratings[2].low < 800 < ratings[2].high
+    ratings = zoo_scale(wins, np.zeros((3, 3)), anchor=1, anchor_rating=1000.0).ratings
+    np.testing.assert_allclose([r.estimate for r in ratings], truth + 1000, atol=1e-6)
+    assert ratings[1].low == ratings[1].high == 1000.0  # the anchor is the scale's fixed point
+    assert ratings[2].low < 1800 < ratings[2].high
     # a candidate rated 600 against that fixed field
     field = truth
     won = frames * _probability(600 - field)
@@ -50,10 +52,51 @@ def test_the_fit_recovers_a_consistent_matrix_anchored() -> None:
     assert candidate.low < 600 < candidate.high
 
 
+def test_a_perfect_separation_gives_bounds_and_the_rated_a_known_interval() -> None:
+    """Issue 36.4: a and b (the anchor, at 1000) split 1000 frames evenly; c lost all its 100
+    frames against each of them, d won all of its. a is rated 1000 exactly, its interval the
+    Laplace approximation's: the Fisher information of 1000 frames at p = 1/2 is 250, so the
+    difference's sd is 1/sqrt(250) natural-log units. c gets the bound at which losing 200
+    frames to agents rated 1000 has probability 5%: (1 - p)^200 = 0.05 (closed form), not a
+    number set by a prior; d the mirror lower bound."""
+    wins = np.array([[0, 500, 100, 0], [500, 0, 100, 0], [0, 0, 0, 0], [100, 100, 100, 0]], float)
+    scale = zoo_scale(wins, np.zeros((4, 4)), anchor=1, anchor_rating=1000.0)
+    a, b, c, d = scale.ratings
+    assert b == Interval(1000.0, 1000.0, 1000.0) and a.estimate == pytest.approx(1000.0)
+    half = Z95 * ELO_SCALE / np.sqrt(250.0)
+    assert (a.low, a.high) == pytest.approx((1000 - half, 1000 + half))
+    p = 1 - 0.05 ** (1 / 200)
+    expected = 1000 + 400 * np.log10(p / (1 - p))
+    assert c.high == pytest.approx(expected) and c.low == -np.inf and c.estimate == c.high
+    assert d.low == pytest.approx(2000 - expected) and d.high == np.inf
+    assert scale.level == (1, 1, 2, 0) and scale.rated == (True, True, False, False)
+    chance = stronger(scale)
+    assert chance[3, 0] == chance[0, 2] == 1.0 and chance[2, 3] == 0.0
+    assert chance[0, 1] == pytest.approx(0.5)
+
+
+def test_a_clear_head_to_head_is_told_apart_though_the_intervals_overlap() -> None:
+    """Issue 36.4: s and t both score 0.9 against the anchor h over 100 frames (wide
+    intervals of the difference to h, overlapping) while s beat t 600-400 over 1000: the joint
+    posterior says s is stronger with probability above 0.99."""
+    wins = np.array([[0, 10, 10], [90, 0, 600], [90, 400, 0]], float)
+    scale = zoo_scale(wins, np.zeros((3, 3)), anchor=0, anchor_rating=1000.0)
+    _, s, t = scale.ratings
+    assert s.estimate > t.estimate and s.low < t.high  # the intervals overlap
+    assert stronger(scale)[1, 2] > 0.99
+    assert stronger(scale)[2, 1] == pytest.approx(1 - stronger(scale)[1, 2])
+
+
+def test_a_candidate_that_lost_every_frame_gets_a_bound_and_ranks_last() -> None:
+    field = np.array([1000.0, 1200.0])
+    rating = rating_against(np.zeros(2), np.array([50.0, 50.0]), np.zeros(2), field)
+    assert rating == bound(False, np.array([50.0, 50.0]), field) and rating.low == -np.inf
+
+
 def test_a_cyclic_matrix_rates_everyone_equal_and_nash_spreads_over_the_cycle() -> None:
     wins = np.array([[0, 30, 10], [10, 0, 30], [30, 10, 0]], float)  # a > b > c > a
     draws = np.zeros((3, 3))
-    ratings = anchored_ratings(wins, draws, anchor=0, samples=50)
+    ratings = zoo_scale(wins, draws, anchor=0).ratings
     np.testing.assert_allclose([r.estimate for r in ratings], 0.0, atol=1e-6)
     assert cycles(["a", "b", "c"], wins, draws) == [("a", "b", "c")]
     nash = nash_average(wins, draws)
@@ -65,8 +108,8 @@ def test_a_cyclic_matrix_rates_everyone_equal_and_nash_spreads_over_the_cycle() 
 
 
 class ScriptedPlayer:
-    """Frames without physics: the stronger agent (by :data:`STRENGTH`) wins, except in a
-    quarter of the frames chosen by the seed; counts every frame it plays."""
+    """Frames without physics: the stronger agent (by :data:`STRENGTH`) wins, except in the
+    frames whose seed is 1 modulo 4 (three of the zoo's eight); counts every frame it plays."""
 
     def __init__(self) -> None:
         self.played = 0
@@ -75,8 +118,9 @@ class ScriptedPlayer:
         self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
     ) -> FrameOutcome:
         self.played += 1
-        better = 0 if STRENGTH[agent_a] >= STRENGTH[agent_b] else 1
-        winner = better if seed % 4 else 1 - better
+        a, b = (STRENGTH[name.partition("?")[0]] for name in (agent_a, agent_b))
+        better = 0 if a >= b else 1
+        winner = 1 - better if seed % 4 == 1 else better
         return FrameOutcome(
             agents=(agent_a, agent_b), seed=seed, winner=winner, shots=10,
             fouls=(1, 2), visits=(2, 1 if winner == 1 else 0), whites_potted=(1, 0),
@@ -115,7 +159,7 @@ def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
     assert zoo_ratings["heuristic@1"] > zoo_ratings["middle@1"] > 0
     assert strong.rank == 1 and weak.rank == 4
     assert strong.rating.estimate > zoo_ratings["heuristic@1"] and weak.rating.estimate < 0
-    upsets = sum(frame_seed(0, k) % 4 == 0 for k in range(8))
+    upsets = sum(frame_seed(0, k) % 4 == 1 for k in range(8))
     assert strong.win_rates["random@1"].estimate == pytest.approx(1 - upsets / 8)
     # rated alone, a candidate gets the same number: the zoo's ratings are held fixed
     alone = ladder(["strong"], zoo, cache=tmp_path / "cache", player=player, samples=100)
@@ -191,7 +235,7 @@ def test_the_command_line_builds_rates_and_names_what_is_wrong(
     capsys.readouterr()
     assert cli.main([*common, "random", "--json", str(tmp_path / "r.json")]) == 0
     first = capsys.readouterr().out
-    log = tmp_path / "cache" / "1x" / "random@1--random" / "frames.jsonl"
+    (log,) = (tmp_path / "cache" / "1x" / "random@1--random").glob("*/frames.jsonl")
     logged = log.read_bytes()
     assert cli.main([*common, "random"]) == 0
     assert capsys.readouterr().out == first and log.read_bytes() == logged
@@ -209,3 +253,124 @@ def test_a_matrix_that_is_not_the_zoos_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LadderError, match="does not hold the zoo's pairs") as error:
         ladder(["weak"], zoo, cache=tmp_path / "cache", player=ScriptedPlayer())
     assert error.value.parameter == "zoo"
+
+
+def test_two_zoos_in_one_folder_keep_their_own_matrices_and_pages(tmp_path: Path) -> None:
+    """Issue 39.3: ``two.json`` beside ``zoo.json`` gets ``two.matrix-1x.json`` (and its page
+    and plot), so building one never overwrites the other's."""
+    zoo = _zoo(tmp_path)
+    two = zoo.with_name("two.json")
+    data = json.loads(zoo.read_text())
+    data["agents"] = data["agents"][:2]
+    two.write_text(json.dumps(data))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    kept = matrix_path(zoo, 1.0).read_bytes()
+    build_zoo(two, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    assert matrix_path(zoo, 1.0).name == "matrix-1x.json"  # the layout zoos always had
+    assert matrix_path(two, 1.0).name == "two.matrix-1x.json"
+    assert matrix_path(zoo, 1.0).read_bytes() == kept
+    assert write_zoo_page(zoo).name == "zoo.md" and write_zoo_page(two).name == "two.md"
+    assert (tmp_path / "zoo" / "ratings.png").exists()
+    assert (tmp_path / "zoo" / "two.ratings.png").exists()
+    assert len(ladder(["strong"], two, cache=tmp_path / "cache", player=ScriptedPlayer()).zoo) == 2
+
+
+def test_a_condition_can_play_fewer_frames(tmp_path: Path) -> None:
+    """``frames_at``: the variable condition rated on 4 frames a pair, the others on 8."""
+    zoo = _zoo(tmp_path)
+    data = json.loads(zoo.read_text())
+    data |= {"conditions": [1.0, "variable"], "frames_at": [["variable", 4]]}
+    zoo.write_text(json.dumps(data))
+    player = ScriptedPlayer()
+    assert build_zoo(zoo, "variable", tmp_path / "cache", player=player).frames == 4
+    assert player.played == 3 * 4
+    data["frames_at"] = [["5x", 4]]
+    zoo.write_text(json.dumps(data))
+    with pytest.raises(LadderError, match="frames_at names '5x', not a condition"):
+        load_zoo(zoo)
+
+
+def test_the_ladder_plays_on_ray(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36.5: ``--ray local`` builds a zoo and rates a candidate on one Ray instance
+    started for the whole run (and shut down after), with the rows local processes give."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
+    from kinghill.experiments import cli
+
+    zoo = tmp_path / "zoo.json"
+    agents = [{"id": "random@1", "spec": "random"}, {"id": "heuristic@1", "spec": "heuristic"}]
+    zoo.write_text(json.dumps({"frames": 2, "max_shots": 20, "agents": agents}))
+    common = ["ladder", "--zoo", str(zoo), "--build-zoo", "random"]
+
+    def played() -> list[tuple[object, ...]]:  # what decides the ratings (not the timings)
+        rows = Matrix.load(matrix_path(zoo, 1.0)).rows
+        return [
+            (row.agents, row.sides[0].wins, row.sides[1].wins, row.sides[0].shots) for row in rows
+        ]
+
+    assert cli.main([*common, "--cache", str(tmp_path / "ray"), "--ray", "local"]) == 0
+    on_ray = capsys.readouterr().out.partition("## Win rates")[2]
+    assert not ray.is_initialized() and on_ray
+    matrix = played()
+    assert cli.main([*common, "--cache", str(tmp_path / "local"), "--jobs", "2"]) == 0
+    assert capsys.readouterr().out.partition("## Win rates")[2] == on_ray
+    assert played() == matrix
+
+
+def test_a_replaced_model_file_is_played_again_never_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39.2: the candidate's spec names a file; replaced by a retrained model, its pairs
+    are played again (a new cache key), and put back, the first frames are found again. A zoo
+    agent's file replaced makes its committed matrix stale: refused, and rebuilt by playing
+    that agent's pairs alone."""
+    monkeypatch.chdir(tmp_path)
+    zoo = _zoo(tmp_path)
+    Path("cand.zip").write_bytes(b"first model")
+    player = ScriptedPlayer()
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 + 3 * 8
+    Path("cand.zip").write_bytes(b"retrained")
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 + 2 * 3 * 8  # replayed
+    Path("cand.zip").write_bytes(b"first model")
+    ladder(["strong?model=cand.zip"], zoo, cache=tmp_path / "cache", player=player)
+    assert player.played == 3 * 8 + 2 * 3 * 8
+    data = json.loads(zoo.read_text())
+    data["agents"][1]["spec"] = "middle?net=cand.zip"
+    zoo.write_text(json.dumps(data))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=player)  # records middle's file
+    Path("cand.zip").write_bytes(b"retrained")
+    with pytest.raises(LadderError, match="other files or code of middle@1 than the zoo names"):
+        ladder(["strong"], zoo, cache=tmp_path / "cache", player=player)
+    played = player.played
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=player)
+    assert player.played == played + 2 * 8  # middle@1's two pairs, nothing else
+
+
+def test_a_zoo_agent_that_cannot_be_built_here_is_skipped_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36.1: a zoo member that needs an extra not installed (here a plug-in whose import
+    fails as rllib-selfplay@1's does without the rllib extra) is not played by the candidate,
+    said in one line; the candidate is rated against the others (real frames)."""
+    from kinghill.experiments import cli
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "needs_extra.py").write_text("raise ImportError('pip install kinghill[x]')\n")
+    zoo = _zoo(tmp_path)
+    data = json.loads(zoo.read_text())
+    data["agents"][1]["spec"] = "needs_extra:Agent"  # middle@1
+    data["max_shots"] = 20
+    zoo.write_text(json.dumps(data))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer())
+    argv = ["ladder", "random", "--zoo", str(zoo), "--cache", str(tmp_path / "cache")]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    (line,) = err.strip().splitlines()
+    assert line.startswith("kinghill ladder: not played: zoo agent middle@1")
+    assert "kinghill[x]" in line
+    assert "Not played: zoo agent middle@1" in out
+    assert (tmp_path / "cache" / "1x" / "heuristic@1--random").is_dir()
+    assert not (tmp_path / "cache" / "1x" / "middle@1--random").exists()

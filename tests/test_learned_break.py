@@ -13,6 +13,7 @@ import pytest
 from net_weights import random_layers
 
 from kinghill.agents import make_agent
+from kinghill.agents.builtins import data_path
 from kinghill.agents.learned_break import LearnedBreak, package_break, parameter_bounds
 from kinghill.agents.prior import N_FEATURES, PriorNet
 from kinghill.envs import FrameView, Game
@@ -22,7 +23,6 @@ from kinghill.experiments.training.break_learning import BreakSearch, break_scor
 from kinghill.physics import BREAK_BALL, MISCUE_LIMIT, NoiseModel
 
 SMALL = BreakSearch(population=200, generations=1, seed=3)
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def test_the_agents_break_with_it_on_its_rack_only(
 
 def test_the_package_ships_the_reference_runs_break_exactly() -> None:
     shipped = package_break()
-    reference = LearnedBreak.read(DOCS / "training" / "expert2.npz")
+    reference = LearnedBreak.read(data_path("expert2.npz"))  # the shipped reference net
     assert reference is not None and shipped.parameters == reference.parameters
     assert np.array_equal(shipped.rack, reference.rack) and shipped.score == reference.score
     assert shipped.fits(Game().state)  # learnt for the default table's rack
@@ -131,7 +131,7 @@ def test_every_searching_agent_breaks_with_the_package_break_on_its_rack_only(
     of its own breaks with the package's."""
     net = tmp_path / "net.npz"
     PriorNet(*random_layers(N_FEATURES, 0, 4)).save(net)
-    spec = target.format(value=DOCS / "training" / "value-heuristic.npz", net=net)
+    spec = target.format(value=data_path("value-heuristic.npz"), net=net)
     game = Game()
     view = game.view()
     assert view.decision is Decision.BREAK

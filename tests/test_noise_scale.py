@@ -110,7 +110,7 @@ def test_training_takes_the_scale_to_its_envs(tmp_path: Path) -> None:
     from kinghill.experiments.training import ConfigError, TrainConfig
     from kinghill.experiments.training.environments import make_training_env
 
-    args = build_parser().parse_args(["train", "--out", str(tmp_path), "--noise-scale", "5"])
+    args = build_parser().parse_args(["train", "sb3", "--out", str(tmp_path), "--noise-scale", "5"])
     config = config_from_args(args)
     assert isinstance(config, TrainConfig) and config.noise_scale == 5.0
     env = make_training_env(config, 0, in_worker=False)

@@ -174,16 +174,20 @@ def test_tournament_and_play_record_replay_and_export_from_the_command_line(
     assert cli.main([*argv, "--max-shots", "4", "--record", "--out", str(out)]) == 0
     assert frames_in(out) == [0, 1]
     replay = ["replay", str(out), "--frame", "1", "--width", "300", "--fps", "10"]
-    assert cli.main([*replay, "--out", str(tmp_path / "f.gif")]) == 0
+    assert cli.main([*replay, "--out-file", str(tmp_path / "f.gif")]) == 0
     with Image.open(tmp_path / "f.gif") as gif:
         assert gif.n_frames > 10 and gif.size[0] == 300
     play = tmp_path / "p"
     assert cli.main(["play", "heuristic", "random", "--max-shots", "4", "--record", str(play)]) == 0
-    assert cli.main(["export", str(out), str(play), "--out", str(tmp_path / "d.npz")]) == 0
+    assert cli.main(["export", str(out), str(play), "--out-file", str(tmp_path / "d.npz")]) == 0
     assert "from 3 frames" in capsys.readouterr().out
-    assert cli.main(["replay", str(out), "--frame", "7", "--out", str(tmp_path / "x.gif")]) == 2
+    assert (
+        cli.main(["replay", str(out), "--frame", "7", "--out-file", str(tmp_path / "x.gif")]) == 2
+    )
     assert "no record of frame 7" in capsys.readouterr().err
-    assert cli.main(["export", str(tmp_path / "nothing"), "--out", str(tmp_path / "e.npz")]) == 2
+    assert (
+        cli.main(["export", str(tmp_path / "nothing"), "--out-file", str(tmp_path / "e.npz")]) == 2
+    )
     assert "no shot records" in capsys.readouterr().err
     custom = ["--player", "kinghill.experiments.tournaments.frame_player:new_game", "--record"]
     assert cli.main([*argv, *custom, "--out", str(tmp_path / "c")]) == 2
@@ -256,7 +260,7 @@ def test_play_out_ends_on_the_result(tmp_path: Path) -> None:
 
     gif, folder = tmp_path / "frame.gif", tmp_path / "p"
     argv = ["play", "heuristic", "random", "--max-shots", "2", "--width", "400", "--fps", "10"]
-    assert cli.main([*argv, "--out", str(gif), "--record", str(folder)]) == 0
+    assert cli.main([*argv, "--out-file", str(gif), "--record", str(folder)]) == 0
     shots = load_frame(folder)
     assert shots.result is not None and shots.result.winner is None
     renderer = TableRenderer(shots.spec, 400, 3)

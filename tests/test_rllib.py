@@ -32,7 +32,7 @@ def test_train_then_tournament_with_the_checkpoint(
 ) -> None:
     out = tmp_path / "run"
     status = main(
-        ["train", "--backend", "rllib", "--out", str(out), "--iterations", "2",
+        ["train", "rllib", "--out", str(out), "--iterations", "2",
          "--iteration-steps", "128", "--batch-size", "64", "--epochs", "1", "--net", "16",
          "--envs", "1", "--checkpoint-every", "1", "--eval-every", "2", "--eval-frames", "2",
          "--seed", "3", "--no-progress"]
@@ -110,9 +110,9 @@ def test_one_policy_per_seat_maps_each_seat_to_its_own_module(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--opponent", "heuristic"], "--opponent: --backend rllib trains by self-play"),
-        (["--algo", "sac"], "--algo: is for --backend sb3"),
-        (["--steps", "100"], "--steps: is for --backend sb3"),
+        (["--opponent", "heuristic"], "unrecognized arguments: --opponent heuristic"),
+        (["--algo", "sac"], "unrecognized arguments: --algo sac"),
+        (["--steps", "100"], "unrecognized arguments: --steps 100"),
         (["--iteration-steps", "64", "--batch-size", "128"], "--batch-size: a minibatch of 128"),
         (["--ray", "127.0.0.1:9"], "--ray: no Ray cluster answers at 127.0.0.1:9"),
         (["--ray", "nowhere"], "--ray: 'nowhere' is not auto, local or HOST:PORT"),
@@ -121,9 +121,9 @@ def test_one_policy_per_seat_maps_each_seat_to_its_own_module(tmp_path: Path) ->
 def test_sb3_options_with_rllib_are_one_line_errors(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["train", "--backend", "rllib", "--out", str(tmp_path / "r"), *argv]) == 2
+    assert main(["train", "rllib", "--out", str(tmp_path / "r"), *argv]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"kinghill train: error: {message}") and err.count("\n") == 1
+    assert err.startswith(f"kinghill train rllib: error: {message}") and err.count("\n") == 1
     assert not (tmp_path / "r").exists()  # refused before anything is written
 
 
@@ -137,7 +137,7 @@ def test_an_rllib_path_without_a_checkpoint_is_refused(tmp_path: Path) -> None:
 def test_the_reference_agent_loads_without_ray_and_plays_a_frame_deterministically() -> None:
     import ray
 
-    spec = f"rllib:{Path(__file__).resolve().parents[1] / 'docs' / 'training' / 'rllib-selfplay'}"
+    spec = "rllib-selfplay"  # the shipped model, by name
     frames = []
     for _ in range(2):
         game = Game()

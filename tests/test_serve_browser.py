@@ -178,6 +178,8 @@ def _check_frame(person: Person, folder: Path) -> None:
     game = person.state()
     record = load_frame(folder, game["state"]["number"])
     assert record.result is not None
+    # the page shows the result once the last shot's animation has played
+    _until(lambda: person.page.text_content("#result"))
     assert person.page.text_content("#result") == str(record.result)
     assert len(record.decisions) == game["state"]["count"] == game["decisions"]
     rulings = [str(d.ruling) for d in record.decisions if d.ruling is not None]

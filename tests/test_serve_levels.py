@@ -1,7 +1,7 @@
 """The graded opponents: each level is a named agent that plays, the beginner's shaky hand is
 seeded and leaves the break alone, and the ratings the page shows are those measured on the
-ladder's scale (docs/serve/levels.json, recomputed here from the committed runs), weakest first;
-and the handicap of rule 5.3 as ``kinghill play``'s flag."""
+ladder's scale (experiments/serve/levels.json, recomputed here from the committed runs),
+weakest first; and the handicap of rule 5.3 as ``kinghill play``'s flag."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_the_readme_shows_both_tables() -> None:
 
 def test_a_strength_figure_is_read_from_its_report() -> None:
     tables = load_tables()
-    report = ROOT / "docs/strength/search-value-vs-search.md"
+    report = ROOT / "docs/strength/handmade-break/search-value-vs-search.md"
     agent = "search-value:docs/training/value-heuristic.npz?budget=110"
     score = tables.score_from_markdown(report, agent, "search")
     assert (score.text(), score.frames) == ("0.49 [0.43, 0.56]", 200)
@@ -53,9 +53,9 @@ def test_a_changed_report_changes_table(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(tables, "STRENGTH", strength)
     (strength / "search-value-vs-search.json").unlink()  # the row read from its report.md
     report = strength / "search-value-vs-search.md"
-    report.write_text(report.read_text().replace("0.49 [0.43, 0.56]", "0.51 [0.44, 0.58]"))
+    report.write_text(report.read_text().replace("0.51 [0.44, 0.58]", "0.49 [0.43, 0.56]"))
     after = tables.strength_table("")
-    assert "0.49 [0.43, 0.56]" in before and "0.51 [0.44, 0.58]" in after
+    assert "0.51 [0.44, 0.58]" in before and "0.49 [0.43, 0.56]" in after
 
 
 def test_a_json_report_is_preferred(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,3 +76,16 @@ def test_the_speed_table_comes_from_both_engines_results() -> None:
     kinghill = json.loads((ROOT / "benchmarks/peer/results/kinghill.json").read_text())
     table = tables.speed_table("")
     assert f"{kinghill['peer']['random']['shots_per_s']:,.0f} shots/s" in table
+
+
+def test_a_row_renamed_since_its_report_plays_the_same_agents() -> None:
+    """A row whose command names a shipped model by name reads its report under the spec the
+    report was played with (``reported``): the two are one agent (one canonical id)."""
+    from kinghill.agents import canonical_id
+
+    rows = json.loads((ROOT / "docs/strength/rows.json").read_text())["rows"]
+    renamed = [row for row in rows if "reported" in row]
+    assert renamed
+    for row in renamed:
+        given = [canonical_id(row["agent"]), canonical_id(row["opponent"])]
+        assert given == [canonical_id(spec) for spec in row["reported"]], row["id"]

@@ -89,7 +89,10 @@ def test_write_report_files(tmp_path: Path) -> None:
         assert heading in markdown
     assert "| **a** |  | 0.62 [" in markdown
     assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
-    assert "report.md" in summary
+    ratings = markdown.split("## Ratings\n\n")[1].split("\n\n## Win rates")[0]
+    assert ratings.count("\n| a |") == 1  # the note, then the table with one row an agent
+    files = ", ".join(str(tmp_path / f) for f in ("report.md", "report.html", "report.json"))
+    assert summary == f"{ratings}\n\nReport: {files}, {tmp_path / 'ratings.png'}"
 
 
 def test_report_of_a_tournament_not_started() -> None:

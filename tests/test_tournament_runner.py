@@ -257,10 +257,13 @@ def test_worker_processes_give_the_serial_results(tmp_path: Path, uninterrupted:
 
 
 def test_restart_with_other_settings_is_refused(tmp_path: Path) -> None:
-    """A directory holds one tournament: other settings get an error naming the difference."""
+    """A directory holds one tournament: other settings get an error naming the difference
+    (more frames a pair add frames instead: tests/test_tournament_more_frames.py)."""
     run_tournament(CONFIG, tmp_path, synthetic_play_frame, progress=False)
-    other = TournamentConfig(CONFIG.agents, frames=8, seed=CONFIG.seed)
-    with pytest.raises(TournamentError, match="frames: stored 6, asked 8"):
+    other = TournamentConfig(CONFIG.agents, frames=8, seed=CONFIG.seed + 1)
+    with pytest.raises(
+        TournamentError, match=f"seed: stored {CONFIG.seed}, asked {CONFIG.seed + 1}"
+    ):
         run_tournament(other, tmp_path, synthetic_play_frame, progress=False)
 
 

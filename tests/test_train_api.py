@@ -59,8 +59,8 @@ def test_the_help_says_what_train_trains() -> None:
     ("argv", "message"),
     [
         (["--resume", "nowhere"], "--resume: nowhere holds no run.json of a training run"),
-        (["--resume", "run", "--envs", "4"], "--envs: goes on with the run's own settings"),
-        ([], "--out: give the run folder (--out DIR), or --resume DIR to go on with one"),
+        (["--resume", "run", "--envs", "4"], "BACKEND: invalid choice: '4'"),  # --envs: sb3's
+        ([], "BACKEND: give a backend (kinghill train sb3|rllib ... --out DIR), or --resume"),
     ],
 )
 def test_resume_errors_are_one_line(
@@ -83,8 +83,9 @@ def test_a_new_run_in_a_folder_holding_a_run_is_refused(
     the first's and keep the first's best model: refused, naming --resume, the folder left as
     it was; a fresh folder trains."""
     out = tmp_path / "run"
-    argv = ["train", "--algo", "ppo", "--steps", "64", "--n-steps", "32", "--batch-size", "32",
-            "--envs", "1", "--net", "8", "--checkpoint-every", "0", "--no-progress"]  # fmt: skip
+    argv = ["train", "sb3", "--algo", "ppo", "--steps", "64", "--n-steps", "32",
+            "--batch-size", "32", "--envs", "1", "--net", "8", "--checkpoint-every", "0",
+            "--no-progress"]  # fmt: skip
     assert main([*argv, "--out", str(out)]) == 0
     before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
     capsys.readouterr()
@@ -113,9 +114,9 @@ def test_a_failed_start_leaves_the_folder_usable(
     out = tmp_path / "run"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    argv = ["train", "--algo", "ppo", "--steps", "64", "--n-steps", "32", "--batch-size", "32",
-            "--envs", "1", "--net", "8", "--checkpoint-every", "0", "--no-progress",
-            "--eval-every", "0", "--out", str(out)]  # fmt: skip
+    argv = ["train", "sb3", "--algo", "ppo", "--steps", "64", "--n-steps", "32",
+            "--batch-size", "32", "--envs", "1", "--net", "8", "--checkpoint-every", "0",
+            "--no-progress", "--eval-every", "0", "--out", str(out)]  # fmt: skip
     config = TrainConfig(out=out, steps=64, envs=1, opponent="brokenopponent:Agent", progress=False)
     with pytest.raises(Exception, match="this opponent cannot start"):
         training.train(config)

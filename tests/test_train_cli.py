@@ -14,7 +14,7 @@ from kinghill.experiments.training.selfplay import snapshots
 def test_train_writes_model_checkpoint_and_learning_curve(tmp_path: Path) -> None:
     out = tmp_path / "run"
     status = main(
-        ["train", "--out", str(out), "--steps", "256", "--envs", "1", "--n-steps", "64",
+        ["train", "sb3", "--out", str(out), "--steps", "256", "--envs", "1", "--n-steps", "64",
          "--batch-size", "32", "--net", "16", "--checkpoint-every", "128", "--no-progress"]
     )  # fmt: skip
     assert status == 0
@@ -32,7 +32,7 @@ def test_train_writes_model_checkpoint_and_learning_curve(tmp_path: Path) -> Non
 
     again = tmp_path / "again"  # a run can go on from a saved model
     status = main(
-        ["train", "--out", str(again), "--init", str(out / "final.zip"), "--steps", "64",
+        ["train", "sb3", "--out", str(again), "--init", str(out / "final.zip"), "--steps", "64",
          "--envs", "1", "--checkpoint-every", "0", "--no-progress"]
     )  # fmt: skip
     assert status == 0
@@ -43,7 +43,7 @@ def test_train_writes_model_checkpoint_and_learning_curve(tmp_path: Path) -> Non
 def test_train_self_play_refreshes_the_pool(tmp_path: Path) -> None:
     out = tmp_path / "self"
     status = main(
-        ["train", "--out", str(out), "--opponent", "self", "--steps", "256", "--envs", "2",
+        ["train", "sb3", "--out", str(out), "--opponent", "self", "--steps", "256", "--envs", "2",
          "--n-steps", "32", "--batch-size", "32", "--net", "16", "--refresh", "64",
          "--pool-size", "2", "--checkpoint-every", "0", "--no-progress"]
     )  # fmt: skip
@@ -55,6 +55,6 @@ def test_train_self_play_refreshes_the_pool(tmp_path: Path) -> None:
 
 
 def test_train_rejects_an_unknown_opponent(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert main(["train", "--out", str(tmp_path), "--opponent", "nobody"]) == 2
+    assert main(["train", "sb3", "--out", str(tmp_path), "--opponent", "nobody"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("kinghill train: error: --opponent: unknown agent 'nobody'")
+    assert err.startswith("kinghill train sb3: error: --opponent: unknown agent 'nobody'")

@@ -21,7 +21,7 @@ from kinghill.experiments.tournaments.frame_player import InProcessSeat, play_ou
 def test_maskable_ppo_trains_evaluates_and_loads_as_a_policy(tmp_path: Path) -> None:
     out = tmp_path / "run"
     status = main(
-        ["train", "--algo", "maskable-ppo", "--opponent", "heuristic", "--out", str(out),
+        ["train", "sb3", "--algo", "maskable-ppo", "--opponent", "heuristic", "--out", str(out),
          "--steps", "256", "--envs", "1", "--n-steps", "64", "--batch-size", "32", "--net", "16",
          "--checkpoint-every", "0", "--eval-every", "128", "--eval-frames", "2",
          "--reward", "white=0.2", "--curriculum", "practice", "--no-progress"]
@@ -64,7 +64,7 @@ def test_background_evaluations_play_the_same_frames_as_inline_ones(tmp_path: Pa
     for mode in ("inline", "background"):
         out = tmp_path / mode
         status = main(
-            ["train", "--algo", "maskable-ppo", "--opponent", "heuristic", "--out", str(out),
+            ["train", "sb3", "--algo", "maskable-ppo", "--opponent", "heuristic", "--out", str(out),
              "--steps", "256", "--envs", "1", "--n-steps", "64", "--batch-size", "32",
              "--net", "16", "--checkpoint-every", "0", "--eval-every", "64", "--eval-frames", "2",
              "--evaluation", mode, "--no-progress"]
@@ -90,12 +90,15 @@ def test_reward_weights_come_from_the_command_line(
         parse_reward("colour=1")
     with pytest.raises(ValueError, match="not a number"):
         parse_reward("white=lots")
-    assert main(["train", "--out", str(tmp_path), "--reward", "colour=1"]) == 2
+    assert main(["train", "sb3", "--out", str(tmp_path), "--reward", "colour=1"]) == 2
     assert "--reward" in capsys.readouterr().err
 
 
 def test_maskable_ppo_refuses_a_box_action(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert main(["train", "--out", str(tmp_path), "--algo", "maskable-ppo", "--action", "aim"]) == 2
+    assert (
+        main(["train", "sb3", "--out", str(tmp_path), "--algo", "maskable-ppo", "--action", "aim"])
+        == 2
+    )
     assert "--action: maskable-ppo trains the masked action" in capsys.readouterr().err
 
 

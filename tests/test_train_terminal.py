@@ -92,7 +92,7 @@ def test_rich_is_declared_for_the_progress_bar() -> None:
 
 
 def test_train_in_a_terminal_shows_the_progress_bar_and_succeeds(tmp_path: Path) -> None:
-    argv = ["train", "--out", "run", "--steps", "64", "--envs", "1", "--n-steps", "32"]
+    argv = ["train", "sb3", "--out", "run", "--steps", "64", "--envs", "1", "--n-steps", "32"]
     argv += ["--batch-size", "32", "--net", "8", "--checkpoint-every", "0"]
     status, output = run_in_terminal(argv, tmp_path, timeout=240)
     assert status == 0, output
@@ -106,7 +106,7 @@ def test_ctrl_c_keeps_the_model_in_one_line_and_resume_goes_on(tmp_path: Path) -
     """Ctrl-C during ``--algo maskable-ppo --envs 2`` (SubprocVecEnv workers, which the same
     SIGINT reaches): exit status 130, no traceback, one line naming interrupted.zip and the
     command that goes on; ``--resume`` then carries on the step count, curve and run.json."""
-    argv = ["train", "--algo", "maskable-ppo", "--envs", "2", "--vectorization", "sb3"]
+    argv = ["train", "sb3", "--algo", "maskable-ppo", "--envs", "2", "--vectorization", "sb3"]
     argv += ["--out", "run", "--steps"]
     argv += ["1000000", "--n-steps", "32", "--batch-size", "32", "--net", "8"]
     status, output = run_in_terminal(argv, tmp_path, timeout=300, interrupt_after="━".encode())
@@ -141,7 +141,7 @@ def test_ctrl_c_with_background_evaluations_is_one_line_and_leaves_no_snapshot(
     """Ctrl-C while evaluations play in their worker process (``--evaluation background``,
     which the same SIGINT reaches): one line, status 130, the evaluations recorded so far kept
     and no snapshot folder left behind."""
-    argv = ["train", "--algo", "maskable-ppo", "--opponent", "heuristic", "--envs", "1"]
+    argv = ["train", "sb3", "--algo", "maskable-ppo", "--opponent", "heuristic", "--envs", "1"]
     argv += ["--out", "run", "--steps", "1000000", "--n-steps", "32", "--batch-size", "32"]
     argv += ["--net", "8", "--checkpoint-every", "0", "--eval-every", "64", "--eval-frames", "2"]
     argv += ["--evaluation", "background"]
@@ -165,7 +165,7 @@ def test_ctrl_c_with_background_evaluations_is_one_line_and_leaves_no_snapshot(
 def test_ctrl_c_in_train_value_with_workers_is_one_line(tmp_path: Path) -> None:
     """``kinghill train-value --jobs 2``: the self-play workers get the same SIGINT; one line
     says nothing was written, exit status 130."""
-    argv = ["train-value", "--frames", "100000", "--jobs", "2", "--out", "v.npz"]
+    argv = ["train-value", "--frames", "100000", "--jobs", "2", "--out-file", "v.npz"]
     status, output = run_in_terminal(argv, tmp_path, timeout=120, interrupt_after=b"", delay=8)
     assert status == 130, output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output

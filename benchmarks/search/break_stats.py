@@ -4,7 +4,8 @@ foul (4.3), the whites it pots, and its mean score for the breaker as the search
 
     python3 benchmarks/search/break_stats.py [NET] [PLAYS]    # prints JSON
 
-NET defaults to docs/training/expert2.npz, PLAYS to 2000 (each break's plays from seeds 0..).
+NET defaults to the shipped expert net (kinghill/agents/data/expert2.npz), PLAYS to 2000 (each
+break's plays from seeds 0..).
 """
 
 import json
@@ -12,6 +13,7 @@ import sys
 
 import numpy as np
 
+from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import PriorNet
 from kinghill.agents.search import position_value
 from kinghill.envs import Game, ShotAction
@@ -39,7 +41,7 @@ def stats(action: ShotAction, plays: int) -> dict[str, float]:
     }
 
 
-path = sys.argv[1] if len(sys.argv) > 1 else "docs/training/expert2.npz"
+path = sys.argv[1] if len(sys.argv) > 1 else data_path("expert2.npz")
 plays = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 learnt = PriorNet.load(path).break_shot
 if learnt is None:

@@ -1,17 +1,15 @@
-"""The graded opponents' ratings on the ladder's scale (docs/serve/levels.json): the zoo's own
-agents (casual = heuristic@1, club = search-30@1, strong = search-120@1) read from the zoo's
-committed matrix, the others from their ladder runs, committed beside this script:
+"""The graded opponents' ratings on the ladder's scale (kinghill/experiments/serve/levels.json,
+package data): the zoo's own agents (casual = heuristic@1, club = search-30@1, strong =
+search-120@2, master = expert2@1) read from the zoo's committed matrix, the beginner from its
+ladder run, committed beside this script:
 
-    kinghill ladder kinghill.agents.graded:beginner --cache DIR \
+    kinghill ladder kinghill.agents.graded:beginner --cache DIR --jobs 2 \
         --json docs/serve/ladder-beginner.json
-    kinghill ladder "expert:docs/training/expert2.npz?budget=120" --cache DIR \
-        --json docs/serve/ladder-master.json
-    python3 docs/serve/levels.py          # writes docs/serve/levels.json
-    python3 docs/serve/levels.py DIR      # and the levels' rows against the zoo from DIR's
+    python3 docs/serve/levels.py          # writes experiments/serve/levels.json
+    python3 docs/serve/levels.py DIR      # and the beginner's rows against the zoo from DIR's
                                           # frames: docs/serve/matrix-levels-1x.json
 
-(the specs are the same players as the names beginner and master; noise 1x, the zoo's 200
-frames against each of its agents; run on 2 cores, --jobs 1).
+(noise 1x, the zoo's 200 frames against each of its agents).
 """
 
 from __future__ import annotations
@@ -27,12 +25,15 @@ from kinghill.experiments.ladder.zoo import load_zoo
 from kinghill.experiments.ladder.zoo_page import zoo_results
 
 HERE = Path(__file__).resolve().parent
-ZOO_IDS = {"casual": "heuristic@1", "club": "search-30@1", "strong": "search-120@1"}
-RUNS = {"beginner": "ladder-beginner.json", "master": "ladder-master.json"}
-SPECS = {
-    "beginner": "kinghill.agents.graded:beginner",
-    "master": "expert:docs/training/expert2.npz?budget=120",
+ZOO_IDS = {
+    "casual": "heuristic@1",
+    "club": "search-30@1",
+    "strong": "search-120@2",
+    "master": "expert2@1",
 }
+RUNS = {"beginner": "ladder-beginner.json"}
+SPECS = {"beginner": "kinghill.agents.graded:beginner"}
+LEVELS_JSON = HERE.parents[1] / "experiments" / "serve" / "levels.json"
 ORDER = ("beginner", "casual", "club", "strong", "master")
 
 
@@ -52,12 +53,14 @@ def levels() -> dict[str, Any]:
     one_x = next(r for r in zoo_results() if float(r.noise_scale) == 1.0)
     zoo = {s.id: s for s in one_x.zoo}
     for name, zoo_id in ZOO_IDS.items():
-        found[name] = _entry(zoo[zoo_id], f"docs/zoo/matrix-1x.json ({zoo_id})")
+        found[name] = _entry(zoo[zoo_id], f"experiments/ladder/zoo/matrix-1x.json ({zoo_id})")
     for name, file in RUNS.items():
         result = json.loads((HERE / file).read_text())
         (standing,) = result["candidates"]
         found[name] = _entry(standing, f"docs/serve/{file}")
-    return {"scale": "Elo, random@1 at 0, noise 1x", "levels": {n: found[n] for n in ORDER}}
+    zoo = load_zoo()
+    scale = f"Elo, {zoo.anchor} at {zoo.anchor_rating:g}, noise 1x"
+    return {"scale": scale, "levels": {n: found[n] for n in ORDER}}
 
 
 def matrix(cache: Path) -> Matrix:
@@ -71,8 +74,8 @@ def matrix(cache: Path) -> Matrix:
 
 
 if __name__ == "__main__":
-    (HERE / "levels.json").write_text(json.dumps(levels(), indent=1) + "\n")
-    print(f"wrote {HERE / 'levels.json'}")
+    LEVELS_JSON.write_text(json.dumps(levels(), indent=1) + "\n")
+    print(f"wrote {LEVELS_JSON}")
     if len(sys.argv) > 1:
         matrix(Path(sys.argv[1])).save(HERE / "matrix-levels-1x.json")
         print(f"wrote {HERE / 'matrix-levels-1x.json'}")

@@ -37,7 +37,7 @@ for row in rows:
     if new.exists():
         line["new"] = record(new, *agents)
         if old.exists():
-            line["old"] = record(old, *agents)
+            line["old"] = record(old, *row.get("reported", agents))
             line["same"] = line["new"] == line["old"]
     else:
         line["error"] = done.stderr[-300:]

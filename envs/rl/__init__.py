@@ -5,7 +5,7 @@ aim-assisted ``Box`` actions, :mod:`.wrappers`; the masked shot menu for ``Maska
 :mod:`.masked`, whose :class:`Menu` of a position :func:`shot_menu` builds); PettingZoo AEC envs
 for two learning seats, each module with PettingZoo's ``env()`` and ``raw_env()`` (:mod:`.aec_env`,
 :mod:`.masked_aec`: not imported here, so that this face loads no PettingZoo); curricula of start
-positions (:mod:`.curriculum`).
+positions (:mod:`.curriculum`); what the envs draw of a frame and replay (:mod:`.table_display`).
 """
 
 from kinghill.envs.registration import register_envs

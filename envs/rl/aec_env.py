@@ -16,16 +16,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from kinghill.envs.drawing.render import (
-    RenderOutput,
-    ShotMarks,
-    TableRenderer,
-    scoreboard,
-    shot_line,
-)
-from kinghill.envs.game.actions import ShotAction
 from kinghill.envs.game.decisions import Answer
-from kinghill.envs.game.loop import Game, Turn
+from kinghill.envs.game.loop import Game
 from kinghill.envs.game.noise import NoiseScale
 from kinghill.envs.rl.encoding import (
     action_space,
@@ -37,6 +29,7 @@ from kinghill.envs.rl.encoding import (
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
 from kinghill.envs.rl.rewards import RewardWeights
+from kinghill.envs.rl.table_display import TableDisplay
 from kinghill.physics import NoiseModel, TableSpec
 
 AGENTS = ("player_0", "player_1")
@@ -100,10 +93,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
             {"observation": self._obs_inner, "action_mask": spaces.MultiBinary(8)}
         )
         self._action_space = action_space()
-        self._renderer: TableRenderer | None = None
-        self._output = RenderOutput(render_mode, self.metadata["render_fps"])
-        self._last: tuple[str, str, ShotMarks | None] = ("", "", None)
-        """The last turn as renders show it: its shot line, its ruling, its marks."""
+        self._display = TableDisplay(render_mode, self.metadata["render_fps"])
         self._rng = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -125,7 +115,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.game.to_move]
-        self._last = ("", "", None)
+        self._display.clear()
         if self.render_mode == "human":
             self.render()
 
@@ -145,7 +135,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         before = self.game.state.positions
         decided = self.game.settle(Answer(self._structured(action)))
         turn = decided.turn
-        self._remember(turn, before)
+        self._display.record(turn, before, self.game)
         self._cumulative_rewards[agent] = 0.0
         frame = self.game.frame
         for seat, name in enumerate(AGENTS):
@@ -187,26 +177,10 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
     def render(self) -> np.ndarray | None:
         if self.render_mode is None:
             return None
-        if self._renderer is None:
-            self._renderer = TableRenderer(self.game.spec)
-        f = self.game.frame
-        line = scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
-        shot, ruling, marks = self._last
-        picture = self._renderer.draw_state(self.game.state, (line, shot, ruling), marks)
-        return self._output.put(picture)
-
-    def _remember(self, turn: Turn, before: np.ndarray) -> None:
-        """Keep the turn's shot line, ruling and marks for :meth:`render`."""
-        action = turn.action
-        if not isinstance(action, ShotAction) or turn.result is None:
-            self._last = ("", str(turn), None)
-            return
-        cue, call = action.shot.cue_ball, action.call
-        marks = ShotMarks.of(cue, call, before, self.game.spec)
-        self._last = (shot_line(turn.player, cue, call), f"P{turn.player}: {turn.ruling}", marks)
+        return self._display.draw(self.game)
 
     def close(self) -> None:
-        self._output.close()
+        self._display.close()
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], dict[str, Any]]:

@@ -2,7 +2,7 @@
 (through ``reset(options=...)``, :mod:`kinghill.envs.game.start`) or a full frame, the mix shifting
 toward full frames as training goes on.
 
-The built-in ``practice`` curriculum (``kinghill train --curriculum practice``):
+The built-in ``practice`` curriculum (``kinghill train sb3 --curriculum practice``):
 
 | stage | the position | learner needs | share of episodes: first 20% / next 30% / rest of the run |
 |---|---|---|---|

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, SupportsFloat
 
@@ -11,14 +10,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from kinghill.envs.drawing.render import (
-    RenderOutput,
-    ShotMarks,
-    TableRenderer,
-    scoreboard,
-    shot_line,
-)
-from kinghill.envs.drawing.replay_video import ReplayShot, write_replay
 from kinghill.envs.game.actions import Action, ChoiceAction, ShotAction
 from kinghill.envs.game.decisions import ask
 from kinghill.envs.game.loop import Game, GameSnapshot, Turn
@@ -36,8 +27,9 @@ from kinghill.envs.rl.encoding import (
 )
 from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
-from kinghill.envs.rl.opponents import RandomOpponent, as_decide, reseed
+from kinghill.envs.rl.opponents import RandomOpponent, as_decide, as_opponent, reseed
 from kinghill.envs.rl.rewards import RewardWeights
+from kinghill.envs.rl.table_display import TableDisplay
 from kinghill.envs.rules import ShotClock
 from kinghill.physics import NoiseModel, TableSpec
 
@@ -51,18 +43,8 @@ AUTORESET_MODE = AutoresetMode.NEXT_STEP
 """How the env's Gymnasium vector envs start a new frame (Gymnasium's default, declared: the
 env's ``metadata["autoreset_mode"]``): the step after a frame ends returns the new frame's
 first observation, with reward 0, neither terminated nor truncated, and ignores its action.
-``kinghill train --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
+``kinghill train sb3 --vectorization gymnasium`` makes its vector env ``SAME_STEP`` instead (SB3's
 convention, :mod:`kinghill.experiments.training.vector`)."""
-
-
-@dataclass(frozen=True)
-class _LastShot:
-    """The last shot played, as a picture marks it: who played it, the action, the balls as it
-    began."""
-
-    player: int
-    action: ShotAction
-    start: np.ndarray
 
 
 class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
@@ -70,12 +52,15 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     against an opponent (player 1).
 
     ## Description
-    Eight 68 mm balls (ball 0 coloured, 1-7 white) on a 12-ft Pymunk table. Any ball may be the
+    Eight 68 mm balls (ball 0 coloured, 1-7 white) on a 12-ft table. Any ball may be the
     cue ball; each player must pot their required whites (3 by default) and then the coloured
-    ball on a route declared in advance; a second foul loses the frame. The referee of
-    :mod:`kinghill.envs.rules` judges every shot from the physics event log. One ``step`` is one
-    decision of the learner (a break, a shot, or the 10.4 choice after the opponent's foul),
-    followed by the opponent's decisions until it is the learner's turn again or the frame ends.
+    ball on a route declared in advance; a second foul loses the frame. Shots are played by
+    :mod:`kinghill.physics`, an event-driven engine compiled with numba (the table's cushions and
+    jaws are Pymunk shapes, read once per table spec for the bounding boxes its broad phase
+    checks); the referee of :mod:`kinghill.envs.rules` judges every shot from the engine's event
+    log. One ``step`` is one decision of the learner (a break, a shot, or the 10.4 choice after
+    the opponent's foul), followed by the opponent's decisions until it is the learner's turn
+    again or the frame ends.
 
     ## Action Space
     A ``Dict``; every point of it is a valid action for the current position by construction.
@@ -108,8 +93,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     - Truncation: the shot limit (``shot_limit``, default 200) is reached (R-truncate).
 
     ## Arguments
-    - ``opponent``: an agent (``act(view) -> Action``), a callable with that signature, or a
-      frozen SB3 policy in :class:`kinghill.envs.rl.wrappers.FrozenPolicy`; default a
+    - ``opponent``: an agent (``act(view) -> Action``), a callable with that signature, a
+      frozen SB3 policy in :class:`kinghill.envs.rl.wrappers.FrozenPolicy`, or an agent spec
+      (``"heuristic"``, ``"policy:PATH"``) once ``kinghill.agents`` is imported; default a
       :class:`RandomOpponent`. An opponent that raises (``SystemExit`` and its own
       ``KeyboardInterrupt`` included) or returns anything but a valid action is charged a
       foul as a shot not played (12.4; a 10.4 choice not made is taken as playing on) and the
@@ -177,7 +163,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.render_mode = render_mode
         self.breaker = breaker
         self.weights = checked_weights(reward_weights)
-        self.opponent = RandomOpponent() if opponent is None else opponent
+        self.opponent = RandomOpponent() if opponent is None else as_opponent(opponent)
         self._decide = as_decide(self.opponent)
         self.game = Game(
             spec=spec,
@@ -191,12 +177,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._actions = action_space()
         self.action_space = self._actions
         self.observation_space = observation_space()
-        self._renderer: TableRenderer | None = None
-        self._output = RenderOutput(render_mode, self.metadata["render_fps"])
-        self._last_ruling = ""
+        self._display = TableDisplay(render_mode, self.metadata["render_fps"])
         self._last_mine = ""
-        self._last_shot: _LastShot | None = None
-        self._replay: list[ReplayShot] = []
         self._resets = 0
         self._obs_time = time.perf_counter()
 
@@ -221,9 +203,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             if start is not None:
                 self.game.restore(GameSnapshot(*start, self.game.rng.bit_generator.state))
             reseed(self.opponent, self.np_random)
-            self._replay = []
-            self._last_ruling = self._last_mine = ""
-            self._last_shot = None
+            self._display.clear()
+            self._last_mine = ""
             turns = self._opponent_turns()
             if not self.game.is_over:
                 break
@@ -267,12 +248,10 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode to make()")
             return None
-        marks = self._shot_drawn()[1]
-        picture = self._renderer_for().draw_state(self.game.state, self._overlay(), marks)
-        return self._output.put(picture)
+        return self._display.draw(self.game)
 
     def close(self) -> None:
-        self._output.close()
+        self._display.close()
 
     # ---- look-ahead and replays ---------------------------------------------------------------
     def snapshot(self) -> GameSnapshot:
@@ -286,11 +265,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     def save_replay(self, path: str | Path, fps: float | None = None) -> Path:
         """Write the shots of the frame so far as a GIF or MP4 (needs ``record_replay=True``)."""
-        if not self._replay:
-            raise ValueError("no shots recorded: make the env with record_replay=True and play")
-        return write_replay(
-            path, self._replay, self.game.spec, fps=fps or self.metadata["render_fps"]
-        )
+        return self._display.save_replay(path, self.game, fps)
 
     # ---- inside -------------------------------------------------------------------------------
     def _first_breaker(self) -> int:
@@ -315,32 +290,12 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return turns
 
     def _record(self, turn: Turn, before: np.ndarray) -> Turn:
-        """Keep what renders and replays show of a turn; ``before``: the balls as it began.
-        The shot's marks and overlay line are made when a picture needs them
-        (:meth:`_shot_drawn`): a learning run without pictures never does."""
-        if turn.ruling is not None:
-            text = turn.ruling.text
-            self._last_ruling = f"P{turn.player}: {text}"
-            if turn.player == LEARNER:
-                self._last_mine = text
-            if turn.result is not None and isinstance(turn.action, ShotAction):
-                trajectory = turn.result.trajectory
-                start = before if trajectory is None else trajectory.positions[0]
-                self._last_shot = _LastShot(turn.player, turn.action, start)
-                if trajectory is not None:
-                    line, marks = self._shot_drawn()
-                    overlay = (self._scoreline(), line)
-                    self._replay.append(ReplayShot(trajectory, self._last_ruling, overlay, marks))
+        """Keep the learner's last ruling (``info["ruling"]``) and what pictures and replays
+        show of a turn; ``before``: the balls as it began."""
+        if turn.ruling is not None and turn.player == LEARNER:
+            self._last_mine = turn.ruling.text
+        self._display.record(turn, before, self.game)
         return turn
-
-    def _shot_drawn(self) -> tuple[str, ShotMarks | None]:
-        """The last shot's overlay line and marks (its cue ball and call), or none yet."""
-        last = self._last_shot
-        if last is None:
-            return "", None
-        shot, call = last.action.shot, last.action.call
-        marks = ShotMarks.of(shot.cue_ball, call, last.start, self.game.spec)
-        return shot_line(last.player, shot.cue_ball, call), marks
 
     def _observe(self) -> dict[str, Any]:
         self._obs_time = time.perf_counter()
@@ -359,16 +314,3 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if frame.is_over:  # SB3's convention: evaluation and Monitor read it
             info["is_success"] = frame.winner == LEARNER
         return info
-
-    def _scoreline(self) -> str:
-        f = self.game.frame
-        return scoreboard(f.credit_counts, f.required, f.fouls, f.to_move, f.decision.value)
-
-    def _overlay(self) -> tuple[str, ...]:
-        """The strip: the score, the last shot (its cue ball and call), its ruling."""
-        return (self._scoreline(), self._shot_drawn()[0], self._last_ruling)
-
-    def _renderer_for(self) -> TableRenderer:
-        if self._renderer is None:
-            self._renderer = TableRenderer(self.game.spec)
-        return self._renderer

@@ -79,9 +79,31 @@ ACTION_SIZES = (SLOTS, len(SPEED_FACTORS), len(SPINS))
 """The choices of each part of an action: slots, speed levels, spin levels."""
 
 
-def action_space() -> spaces.MultiDiscrete:
-    """``MultiDiscrete([slot, speed level, spin level])``."""
-    return spaces.MultiDiscrete(list(ACTION_SIZES))
+class MenuActionSpace(spaces.MultiDiscrete):
+    """``MultiDiscrete([slot, speed level, spin level])`` whose :meth:`sample` also takes the
+    mask as this env gives it — one flat array, slots then levels, as ``info["action_mask"]``
+    and ``action_masks()`` hold it for ``MaskablePPO`` — besides Gymnasium's tuple of one
+    array a dimension: ``env.action_space.sample(info["action_mask"])`` works as on the other
+    envs."""
+
+    def sample(  # the mask: also one flat array
+        self, mask: Any | None = None, probability: Any | None = None
+    ) -> np.ndarray:
+        if mask is not None and not isinstance(mask, tuple):
+            flat = np.asarray(mask, dtype=np.int8)
+            sizes = [int(n) for n in self.nvec]
+            if flat.shape != (sum(sizes),):
+                raise ValueError(
+                    f"the mask must be {sum(sizes)} flags (slots, speed and spin levels) or a "
+                    f"tuple of {len(sizes)} arrays; got shape {flat.shape}"
+                )
+            mask = tuple(np.split(flat, np.cumsum(sizes)[:-1]))
+        return super().sample(mask, probability)
+
+
+def action_space() -> MenuActionSpace:
+    """``MultiDiscrete([slot, speed level, spin level])`` (:class:`MenuActionSpace`)."""
+    return MenuActionSpace(list(ACTION_SIZES))
 
 
 def in_action_space(action: Any) -> bool:
@@ -330,7 +352,7 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
     >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
     Training: ``MaskablePPO("MlpPolicy", env).learn(1000)`` (sb3-contrib), or
-    ``kinghill train --algo maskable-ppo``.
+    ``kinghill train sb3 --algo maskable-ppo``.
     """
 
     def __init__(

@@ -12,6 +12,31 @@ from kinghill.envs.rl.encoding import action_space, decode_action
 
 Decide = Callable[[FrameView], Action]
 """A decision function: a view of the frame to an action."""
+SpecResolver = Callable[[str], Any]
+"""Builds the agent an agent spec names (``"heuristic"``, ``"policy:PATH"``)."""
+_RESOLVERS: list[SpecResolver] = []
+
+
+def name_opponents_with(resolver: SpecResolver) -> None:
+    """Let the environments take an opponent named by an agent spec (``opponent="heuristic"``),
+    built by ``resolver``. :mod:`kinghill.agents` registers its ``make_agent`` here when it is
+    imported: the envs are a floor below the agents and cannot import them."""
+    _RESOLVERS[:] = [resolver]
+
+
+def as_opponent(opponent: Any) -> Any:
+    """The opponent itself, or the agent a spec string names (:func:`name_opponents_with`).
+
+    :raises ValueError: a spec while no resolver is registered (``kinghill.agents`` not imported).
+    """
+    if not isinstance(opponent, str):
+        return opponent
+    if not _RESOLVERS:
+        raise ValueError(
+            f"opponent={opponent!r} is an agent spec: import kinghill.agents first (it teaches "
+            "the environments its specs), or pass an agent"
+        )
+    return _RESOLVERS[0](opponent)
 
 
 class RandomOpponent:

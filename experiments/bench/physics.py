@@ -3,7 +3,7 @@
 Suites: the opening break (R-rack, white 1 from the house at 7 m/s straight at the apex) and
 random shots on random 8-ball layouts (aim uniform, speed 0.5-6 m/s, tip offset uniform in the
 0.5 R disc), built in and seeded; plus the peer suite that pooltool 0.6 ran
-(``benchmarks/peer/suite.json`` in the repository, or another file) when present.
+(shipped in the package, ``benchmarks/peer/suite.json`` in the repository, or another file).
 Prints shots/s, steps and events per shot, microseconds per step, the first-call time (a fresh
 process: import + first shot, the compiled kernels cached), the time of a cold compile (once per
 installation), and the fixed-step (1/5000 s) reference mode's speed ratio and
@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,9 @@ import numpy as np
 
 from kinghill.physics import Shot, ShotResult, TableSpec, TableState, simulate, simulate_many
 
-DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "benchmarks/peer/suite.json"
-"""The peer suite, ``benchmarks/peer/suite.json`` in the repository."""
+DEFAULT_SUITE = Path(str(files("kinghill.experiments.bench").joinpath("peer_suite.json")))
+"""The peer suite, shipped in the package (``benchmarks/peer/suite.json`` of the repository
+links to it)."""
 
 FIRST_CALL = (
     "import time; t = time.perf_counter(); "

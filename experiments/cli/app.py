@@ -1,6 +1,8 @@
 """The ``kinghill`` command line: one subcommand per module of ``kinghill.experiments``.
 
-Each subcommand module exposes ``add_parser(subparsers)`` and ``run(args) -> int``. A module that
+Each subcommand module exposes ``add_parser(subparsers)`` and ``run(args) -> int`` (and may
+expose ``former_spelling(argv) -> argv``, which rewrites a command line of an older grammar,
+with a note, before it is parsed). A module that
 is not there is left out, so the other subcommands keep working; one that fails to import is
 left out too, and the help says why.
 
@@ -9,11 +11,12 @@ one line on stderr, ``kinghill SUB: error: --arg: what is wrong``, with exit sta
 traceback, and before any work is done (nothing half-written):
 
 - *Values* are checked while parsing, by the ``type=`` validators of this module
-  (:func:`positive_int`, :func:`non_negative_int`, :func:`bounded_int`, :func:`seed`,
-  :func:`positive_float`,
-  :func:`int_list`, :func:`agent_name`, :func:`output_dir`, :func:`output_file`,
-  :func:`existing_file`); argparse names the argument. Every parser is a :class:`Parser`, which
-  prints argparse's errors as that one line.
+  (:func:`positive_int`, :func:`even_count`, :func:`non_negative_int`, :func:`bounded_int`,
+  :func:`seed`, :func:`positive_float`, :func:`int_list`, :func:`agent_name`,
+  :func:`named_agent`, :func:`output_dir`, :func:`output_file`, :func:`existing_file`);
+  argparse names the argument. Every parser is a :class:`Parser`, which prints argparse's
+  errors as that one line; an argument no option takes is reported by the subcommand it was
+  given to, with the flag it may have meant.
 - *Combinations* that only the logic can judge raise :class:`UsageError` naming the argument,
   from ``run`` or from the logic it calls, before anything is written; :func:`main` prints it.
 - A run that fails later for a reason that is not the user's arguments (a worker process
@@ -26,6 +29,7 @@ catch in its ``run``. :func:`main` returns the exit status, it never raises ``Sy
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import math
 import os
@@ -44,6 +48,7 @@ SUBCOMMAND_MODULES = (
     "kinghill.experiments.cli.train_expert",
     "kinghill.experiments.cli.tournament",
     "kinghill.experiments.cli.ladder",
+    "kinghill.experiments.cli.agents",
     "kinghill.experiments.cli.replay",
     "kinghill.experiments.cli.export",
     "kinghill.experiments.cli.bench_physics",
@@ -111,6 +116,53 @@ class Parser(argparse.ArgumentParser):
         return super().add_argument(*args, **kwargs)
 
 
+class Deprecated(argparse.Action):
+    """An old spelling of an option, still accepted: it stores what the new spelling would
+    (its value, or ``value`` for a flag without one) after one note on stderr naming the new
+    spelling. Mounted by :func:`deprecated`, hidden from the help."""
+
+    def __init__(
+        self, option_strings: Sequence[str], dest: str, new: str, value: Any = None, **kwargs: Any
+    ) -> None:
+        if value is not None:
+            kwargs["nargs"] = 0
+        super().__init__(option_strings, dest, **kwargs)
+        self.new, self.value = new, value
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"{parser.prog}: note: {option_string} is now {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, values if self.value is None else self.value)
+
+
+def deprecated(parser: Any, old: str, new: str, dest: str, **kwargs: Any) -> None:
+    """Accept ``old``, the former spelling of ``new``, into ``dest`` (``type=`` and the rest as
+    ``new`` takes them; ``value=`` for a flag): :class:`Deprecated`."""
+    parser.add_argument(
+        old, dest=dest, action=Deprecated, new=new, help=argparse.SUPPRESS,
+        default=argparse.SUPPRESS, **kwargs,
+    )  # fmt: skip
+
+
+def out_file_option(
+    parser: Any, *suffixes: str, help: str, flag: str = "--out-file", required: bool = False
+) -> None:
+    """The option naming a file the command writes, into ``args.out``: ``flag`` (``--out-file``,
+    or ``--report`` for figures), since ``--out`` names a folder in every subcommand; ``--out``,
+    its former spelling, still accepted (:func:`deprecated`)."""
+    kind = output_file(*suffixes)
+    parser.add_argument(
+        flag, dest="out", type=kind, metavar="FILE", help=f"{help}{' (required)' * required}"
+    )
+    deprecated(parser, "--out", flag, "out", type=kind, metavar="FILE")
+    parser.set_defaults(out=None, out_required=flag if required else None)
+
+
 _ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
 _LITERAL = re.compile(r"``(.+?)``", flags=re.S)
 
@@ -123,7 +175,14 @@ def plain_text(text: str) -> str:
 
 
 def _one_line(text: str) -> str:
-    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
+    """``text``'s lines joined with ``; ``, any other control character (a form feed, a NUL a
+    user typed) written as its escape, so that an error is always one printable line."""
+    return _printable("; ".join(part.strip() for part in text.splitlines() if part.strip()))
+
+
+def _printable(text: str) -> str:
+    """``text`` with every control character written as its escape (``\\x0c``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # ---- type= validators (each raises ArgumentTypeError, which argparse prefixes with the name) --
@@ -141,6 +200,14 @@ def _integer(text: str, low: int, wrong: str) -> int:
 def positive_int(text: str) -> int:
     """An integer >= 1 (counts of frames, steps, workers, pixels)."""
     return _integer(text, 1, "must be at least 1")
+
+
+def even_count(text: str) -> int:
+    """An even integer >= 2 (frames played in pairs, so that each seat breaks in half)."""
+    value = _integer(text, 2, "must be even and at least 2")
+    if value % 2:
+        raise argparse.ArgumentTypeError(f"must be even and at least 2 (got {value})")
+    return value
 
 
 def non_negative_int(text: str) -> int:
@@ -200,9 +267,44 @@ def agent_name(text: str) -> str:
     return text
 
 
+def agent_specs() -> str:
+    """The agent specs a help text lists: the registry's own list (:data:`~kinghill.agents.
+    registry.NAMES`), so that a new built-in agent is offered by every subcommand at once."""
+    from kinghill.agents.registry import NAMES
+
+    return ", ".join(NAMES[:-1]) + ", or mypkg.module:MyAgent?key=value (a class on PYTHONPATH)"
+
+
+DISPLAY_NAME = re.compile(r"([A-Za-z0-9_.+-]+)=(.+)")
+"""``NAME=SPEC``: a short display name for an agent spec (a spec's own ``=`` comes after a
+``:`` or ``?``, which a name does not hold)."""
+
+
+def display_name(text: str) -> tuple[str, str]:
+    """``(NAME, SPEC)`` of ``NAME=SPEC``, or ``(SPEC, SPEC)`` of a plain spec: the name the
+    reports and the commentary show, and the spec that builds the agent."""
+    named = DISPLAY_NAME.fullmatch(text)
+    return (named[1], named[2]) if named else (text, text)
+
+
+def named_agent(text: str) -> str:
+    """An agent spec as :func:`agent_name` checks it, optionally ``NAME=SPEC`` with a short
+    display name (:func:`display_name`); returned as given."""
+    agent_name(display_name(text)[1])
+    return text
+
+
+def _path(text: str) -> Path:
+    """``text`` as a path, refused when no file system can hold it (a NUL character, which
+    Python's file functions reject with a ValueError far from the argument)."""
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"a path cannot hold a NUL character: {text!r}")
+    return Path(text)
+
+
 def existing_file(text: str) -> Path:
     """A file that exists and can be read."""
-    path = Path(text)
+    path = _path(text)
     if not path.is_file():
         what = "a directory" if path.is_dir() else "no such file"
         raise argparse.ArgumentTypeError(f"{path}: {what}")
@@ -217,7 +319,7 @@ def output_dir(text: str) -> Path:
     Checked by writing a probe file (and removing it, with any directory made for it), since
     permissions alone do not tell (``/proc``, read-only mounts, running as root).
     """
-    path = Path(text)
+    path = _path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} exists and is not a directory")
     _probe(path)
@@ -229,7 +331,7 @@ def output_file(*suffixes: str) -> Callable[[str], Path]:
     directory, and its folder writable (created when the file is written)."""
 
     def check(text: str) -> Path:
-        path = Path(text)
+        path = _path(text)
         if suffixes and path.suffix.lower() not in suffixes:
             raise argparse.ArgumentTypeError(f"must end in {' or '.join(suffixes)}: {path}")
         if path.is_dir():
@@ -275,11 +377,16 @@ def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every subcommand whose module imports."""
     parser = Parser(
         prog="kinghill",
-        description="King of the Hill (Russian pyramid) billiards: play, train and rate agents.",
+        description="King of the Hill (Russian pyramid) billiards: play, train and rate agents. "
+        "Rate your agent against the shipped zoo, from any folder of an install: "
+        "'pip install kinghill', then 'kinghill ladder mypkg.players:MyAgent' (or "
+        "policy:my.zip, any spec 'kinghill agents' lists).",
     )
     parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     missing = []
+    rewrites: list[Callable[[list[str]], list[str]]] = []
+    parser.set_defaults(former_spellings=rewrites)
     for name in SUBCOMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -292,7 +399,13 @@ def build_parser() -> argparse.ArgumentParser:
             missing.append(f"{name.rsplit('.', 1)[-1]} ({type(error).__name__}: {error})")
             continue
         command = module.add_parser(subparsers)
-        command.set_defaults(run=module.run, command_prog=command.prog)
+        if hasattr(module, "former_spelling"):  # a command line of an older grammar, rewritten
+            rewrites.append(module.former_spelling)
+        command.set_defaults(
+            run=module.run,
+            command_prog=command.prog,
+            command_flags=tuple(command._option_string_actions),
+        )
         if name in INTERRUPTED:
             command.set_defaults(interrupted=INTERRUPTED[name])
     if missing:
@@ -307,12 +420,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status (0 done,
     1 failed, 2 a usage error, 130 interrupted), with every error reported as one line."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for rewrite in parser.get_default("former_spellings"):
+        argv = rewrite(argv)
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
     except SystemExit as stop:  # --help, or an argument error already printed
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
     if not hasattr(args, "run"):
-        parser.print_help()
+        if unknown:
+            error = f"unrecognized arguments: {' '.join(map(_printable, unknown))}"
+            print(f"kinghill: error: {error}", file=sys.stderr)
+        else:
+            parser.print_help()
+        return 2
+    if getattr(args, "out_required", None) and args.out is None:
+        print(f"{args.command_prog}: error: {args.out_required} is required", file=sys.stderr)
+        return 2
+    if unknown:  # reported by the subcommand that was given them, with the flag it may mean
+        error = _one_line(_unrecognized(unknown, args.command_flags))
+        print(f"{args.command_prog}: error: {error}", file=sys.stderr)
         return 2
     try:
         return int(args.run(args))
@@ -323,6 +450,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         note = getattr(args, "interrupted", None)
         print(f"{args.command_prog}: interrupted{f'; {note}' if note else ''}", file=sys.stderr)
         return 130
+
+
+def _unrecognized(unknown: Sequence[str], flags: Sequence[str]) -> str:
+    """The error for arguments no option took, with the nearest flag of the subcommand for the
+    first mistyped one (``--framez``: did you mean --frames?)."""
+    message = f"unrecognized arguments: {' '.join(map(_printable, unknown))}"
+    for word in unknown:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1)
+            if close:
+                return f"{message} (did you mean {close[0]}?)"
+    return message
 
 
 if __name__ == "__main__":  # run the imported module, whose error classes the others raise

@@ -10,7 +10,7 @@ from typing import Any
 
 from kinghill.experiments.bench.env import __doc__ as DESCRIPTION
 from kinghill.experiments.bench.env import benchmark
-from kinghill.experiments.cli.app import output_file, positive_int, seed
+from kinghill.experiments.cli.app import out_file_option, positive_int, seed
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -18,6 +18,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "bench-env",
         help="benchmark the environment's overhead over raw physics, and vector-env speed",
         description=DESCRIPTION,
+        epilog="example: kinghill bench-env --steps 300 --vector-steps 100 --report runs/env.json",
     )
     parser.add_argument(
         "--steps", type=positive_int, default=2_000, help="env steps timed (default 2000)"
@@ -31,8 +32,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed", type=seed, default=0, help="seed of the env and its actions (default: 0)"
     )
-    parser.add_argument(
-        "--out", type=output_file(".json"), help="also write the numbers to this JSON file"
+    out_file_option(
+        parser, ".json", help="also write the numbers to this JSON file", flag="--report"
     )
     return parser
 

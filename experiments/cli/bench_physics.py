@@ -11,7 +11,7 @@ from typing import Any
 
 from kinghill.experiments.bench.physics import DEFAULT_SUITE, benchmark, check_suite
 from kinghill.experiments.bench.physics import __doc__ as DESCRIPTION
-from kinghill.experiments.cli.app import UsageError, output_file, positive_int, seed
+from kinghill.experiments.cli.app import UsageError, out_file_option, positive_int, seed
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -19,6 +19,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "bench-physics",
         help="benchmark the physics engine (shots/s, breaks/s, first call, reference mode)",
         description=DESCRIPTION,
+        epilog="example: kinghill bench-physics --shots 200 --breaks 50 --reference-shots 2 "
+        "--no-cold-compile --report runs/physics.json",
     )
     parser.add_argument(
         "--shots", type=positive_int, default=1000, help="random shots (default 1000)"
@@ -39,10 +41,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--suite",
         type=Path,
         default=DEFAULT_SUITE,
-        help="peer suite JSON (default benchmarks/peer/suite.json); skipped if absent",
+        help="peer suite JSON (default: the one shipped in the package, benchmarks/peer/suite.json "
+        "of the repository); skipped if absent",
     )
-    parser.add_argument(
-        "--out", type=output_file(".json"), help="also write the figures to this JSON file"
+    out_file_option(
+        parser, ".json", help="also write the figures to this JSON file", flag="--report"
     )
     parser.add_argument(
         "--cold-compile",

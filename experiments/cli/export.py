@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from kinghill.experiments.cli.app import UsageError, output_file
+from kinghill.experiments.cli.app import UsageError, out_file_option
 from kinghill.experiments.records.dataset import export_dataset
 from kinghill.experiments.records.store import RecordError
 
@@ -19,16 +19,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "Every decision recorded with --record under the DIRs, one row each: the mover's "
             "flattened observation, the action chosen (one array per key of the action space), "
             "the shot as played, and the outcome (foul, whites credited, colour potted, the "
-            "frame's result for the mover). The arrays are listed in the README."
+            "frame's result for the mover). Every array is listed in the manual's page Records and "
+            "data sets (docs/guide/records.md) and in "
+            "kinghill.experiments.records.dataset.DATASET_DOC."
         ),
-        epilog="example: kinghill export runs/tournament --out data/heuristic.npz",
+        epilog="example: kinghill export runs/r1 --out-file data/r1.npz (runs/r1: the recorded "
+        "tournament of the replay example)",
     )
     parser.add_argument(
         "sources", type=Path, nargs="+", metavar="DIR", help="folders written with --record"
     )
-    parser.add_argument(
-        "--out", type=output_file(".npz"), required=True, metavar="FILE", help="the data set, .npz"
-    )
+    out_file_option(parser, ".npz", help="the data set, .npz", required=True)
     return parser
 
 

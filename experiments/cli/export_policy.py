@@ -5,13 +5,15 @@ onnxruntime and without torch, checked against the original (the Python API:
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from kinghill.agents.builtins import data_path, shipped
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
     existing_file,
     non_negative_int,
-    output_file,
+    out_file_option,
 )
 
 
@@ -27,13 +29,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "kinghill.agents.onnx_policy:OnnxPolicyAgent?path=FILE, or through "
             "kinghill.agents.embedded.opponent(FILE)."
         ),
-        epilog="example: kinghill export-policy docs/training/maskable-heuristic.zip "
-        "--out opponent.onnx",
+        epilog="example: kinghill export-policy maskable-ppo --out-file opponent.onnx",
     )
-    parser.add_argument("checkpoint", type=existing_file, metavar="CHECKPOINT", help="a .zip")
     parser.add_argument(
-        "--out", type=output_file(".onnx"), required=True, metavar="FILE", help="the .onnx file"
+        "checkpoint",
+        type=_checkpoint,
+        metavar="CHECKPOINT",
+        help="a .zip, or the name of a shipped SB3 model (maskable-ppo, ppo-aim)",
     )
+    out_file_option(parser, ".onnx", help="the .onnx file", required=True)
     parser.add_argument(
         "--action",
         choices=("masked", "aim", "flat"),
@@ -47,6 +51,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="observations both models are asked about (default: 300; 0 skips the check)",
     )
     return parser
+
+
+def _checkpoint(text: str) -> Path:
+    """A checkpoint file, or a shipped model's name (what ``kinghill agents`` lists)."""
+    model = next((b.model for b in shipped() if b.name == text), None)
+    return data_path(model) if model is not None else existing_file(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,8 +25,19 @@ def noise_scale(text: str) -> NoiseScale:
         ) from None
 
 
+def add_noise(parser: argparse.ArgumentParser) -> None:
+    """The ``--noise/--no-noise`` and ``--noise-scale K`` options (also ``kinghill train``'s)."""
+    parser.add_argument(
+        "--noise",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="execution noise on the cue (default: on)",
+    )
+    add_noise_scale(parser)
+
+
 def add_noise_scale(parser: argparse.ArgumentParser) -> None:
-    """The ``--noise-scale K`` option (also ``kinghill train``'s)."""
+    """The ``--noise-scale K`` option (also ``kinghill ladder``'s)."""
     parser.add_argument(
         "--noise-scale",
         type=noise_scale,
@@ -46,15 +57,10 @@ def add_frame_options(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         metavar="R",
         help="section 12 time control as in round R: no clock in rounds 1-2, 35 s per shot "
-        "in round 3, 5 s less each later round, never under 20 s (default: no clock)",
+        "in round 3, 5 s less each later round, never under 20 s; a knockout's first round "
+        "(default: no clock; a knockout: 1)",
     )
-    parser.add_argument(
-        "--noise",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="execution noise on the cue (default: on)",
-    )
-    add_noise_scale(parser)
+    add_noise(parser)
     parser.add_argument(
         "--max-shots",
         type=positive_int,

@@ -5,9 +5,17 @@ The Python API is :func:`~kinghill.experiments.tournaments.knockout.run_knockout
 from __future__ import annotations
 
 import argparse
+import sys
+from dataclasses import replace
 from pathlib import Path
 
-from kinghill.experiments.cli.app import UsageError, existing_file, positive_int
+from kinghill.experiments.cli.app import (
+    UsageError,
+    deprecated,
+    display_name,
+    existing_file,
+    positive_int,
+)
 from kinghill.experiments.cli.frame_options import frame_options
 from kinghill.experiments.tournaments.bracket_report import write_knockout_report
 from kinghill.experiments.tournaments.config import ROUND_ROBIN
@@ -23,12 +31,30 @@ from kinghill.experiments.tournaments.knockout import (
 from kinghill.experiments.tournaments.runners import FrameRunner
 
 DEFAULT_RACE = 2
-KNOCKOUT_ONLY = ("race", "clock", "first_round", "ratings")
+KNOCKOUT_ONLY = ("race", "clock", "ratings")
 """Options that only a knockout takes (their ``argparse`` destinations)."""
 
 
+class Clock(argparse.Action):
+    """``--clock`` (on, the default; ``--no-clock`` turns it off); ``--clock on`` and
+    ``--clock off``, the former spelling, still accepted with a note."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        if values is not None:
+            new = "--clock" if values == "on" else "--no-clock"
+            print(f"{parser.prog}: note: --clock {values} is now {new}", file=sys.stderr)
+        setattr(namespace, self.dest, values != "off")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``--format``, ``--race``, ``--clock``, ``--first-round`` and ``--ratings`` options."""
+    """The ``--format``, ``--race``, ``--clock/--no-clock`` and ``--ratings`` options (a
+    knockout's first round is ``--round``, as a round robin's round)."""
     group = parser.add_argument_group(
         "knockout",
         "single elimination in matches; the clock of section 12 follows the rounds",
@@ -50,18 +76,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--clock",
+        action=Clock,
+        nargs="?",
         choices=("on", "off"),
-        help="knockout time control: on plays rounds 1-2 untimed, then 35 s a shot, 5 s less "
-        "each round, never under 20 s, one 15 s extension a frame (12.2-12.7); off keeps every "
-        "round untimed (12.1) (default: on)",
+        metavar="on|off",
+        help="knockout time control: rounds 1-2 untimed, then 35 s a shot, 5 s less each "
+        "round, never under 20 s, one 15 s extension a frame (12.2-12.7); --round R numbers "
+        "the bracket's first round, e.g. 3 after two rounds of group play (default: on, from "
+        "round 1; on|off is the former spelling of --clock/--no-clock)",
     )
     group.add_argument(
-        "--first-round",
-        type=positive_int,
-        metavar="R",
-        help="the tournament round number of the bracket's first round, e.g. 3 for a knockout "
-        "after two rounds of group play (default: 1)",
+        "--no-clock",
+        dest="clock",
+        action="store_false",
+        default=None,
+        help="knockout: every round untimed (12.1)",
     )
+    deprecated(group, "--first-round", "--round", "round", type=positive_int, metavar="R")
     group.add_argument(
         "--ratings",
         type=existing_file,
@@ -80,7 +111,9 @@ def is_knockout(args: argparse.Namespace) -> bool:
         if args.frames is not None:
             raise UsageError("is for round robins; knockout matches use --race", "--frames")
         return True
-    given = [f"--{name.replace('_', '-')}" for name in KNOCKOUT_ONLY if getattr(args, name)]
+    given = [
+        f"--{name.replace('_', '-')}" for name in KNOCKOUT_ONLY if getattr(args, name) is not None
+    ]
     if given:
         raise UsageError("only with --format knockout", given[0])
     return False
@@ -88,22 +121,19 @@ def is_knockout(args: argparse.Namespace) -> bool:
 
 def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
     """The knockout the command line asks for (the ratings file read for the seeding)."""
-    if args.round is not None:
-        raise UsageError(
-            "does not apply to a knockout: its rounds set the clock "
-            "(use --first-round and --clock)",
-            "--round",
-        )
     agents = tuple(args.agents)
+    named = [agent for agent in agents if display_name(agent)[0] != agent]
+    if named:
+        raise UsageError(f"{named[0]}: NAME=SPEC names are for round robins", "--agents")
     if args.ratings is not None:
         agents = seeds_from_ratings(agents, args.ratings)
     return KnockoutConfig(
         agents,
         race=DEFAULT_RACE if args.race is None else args.race,
         seed=args.seed,
-        clock=args.clock != "off",
-        first_round=1 if args.first_round is None else args.first_round,
-        options=frame_options(args),
+        clock=args.clock is not False,
+        first_round=1 if args.round is None else args.round,
+        options=replace(frame_options(args), round=None),  # its rounds set the clock
         seeding="order" if args.ratings is None else f"ratings in {args.ratings}",
     )
 

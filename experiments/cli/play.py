@@ -18,10 +18,12 @@ from kinghill.envs.drawing.replay_video import (
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
-    agent_name,
+    agent_specs,
     bounded_int,
+    display_name,
+    named_agent,
+    out_file_option,
     output_dir,
-    output_file,
     positive_float,
     seed,
 )
@@ -50,30 +52,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="two agents play one frame: commentary of every ruling, and a GIF/MP4 replay",
         description=(
             "Agent A (player 0) breaks against agent B (player 1). One line per decision: the "
-            "shot and its call, the referee's ruling, the decision time. With --out, the frame's "
-            "shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg). A seat named "
-            "human opens a window: click a ball for the cue ball, aim with the mouse, set speed "
-            "(up/down, wheel) and tip (WASD, or the tip widget), pick the call from the menu, "
-            "Enter to shoot; every shot is animated at --fps and --speed."
+            "shot and its call, the referee's ruling, the decision time. With --out-file, the "
+            "frame's shots are written as a replay (.gif, or .mp4 with imageio-ffmpeg). A seat "
+            "named human opens a window: click a ball for the cue ball, aim with the mouse, set "
+            "speed (up/down, wheel) and tip (WASD, or the tip widget), pick the call from the "
+            "menu, Enter to shoot; every shot is animated at --fps and --speed."
         ),
-        epilog="examples: kinghill play heuristic search --seed 3 --out frame.gif; "
+        epilog="examples: kinghill play heuristic search --seed 3 --out-file frame.gif; "
         "kinghill play human search",
     )
     parser.add_argument(
         "agent_a",
         metavar="A",
         type=seat_name,
-        help="the breaker: human (you, in a pygame window), or an agent spec: random, heuristic, "
-        "search, search:N, search-value:PATH, policy:PATH, rllib:PATH, "
-        "mypkg.module:MyAgent?key=value, or an entry point of kinghill.agents",
+        help="the breaker: human (you, in a pygame window), or an agent spec: "
+        f"{agent_specs()}; NAME=SPEC shows it as NAME",
     )
     parser.add_argument(
-        "agent_b", metavar="B", type=seat_name, help="the opponent: human, or an agent spec"
+        "agent_b",
+        metavar="B",
+        type=seat_name,
+        help="the opponent: human, or an agent spec (NAME=SPEC as for A)",
     )
     parser.add_argument("--seed", type=seed, default=0, help="frame seed (default: 0)")
-    parser.add_argument(
-        "--out", type=output_file(*FORMATS), metavar="FILE", help="replay file, .gif or .mp4"
-    )
+    out_file_option(parser, *FORMATS, help="the replay, .gif or .mp4")
     parser.add_argument(
         "--record",
         type=output_dir,
@@ -133,8 +135,9 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def seat_name(text: str) -> str:
-    """``human``, or an agent spec checked as :func:`agent_name` checks it."""
-    return text if text == HUMAN else agent_name(text)
+    """``human``, or an agent spec checked as :func:`named_agent` checks it (``NAME=SPEC``
+    gives the commentary and the replay a short name)."""
+    return text if text == HUMAN else named_agent(text)
 
 
 def describe(decided: Decided, names: tuple[str, str]) -> str:
@@ -156,12 +159,13 @@ def describe(decided: Decided, names: tuple[str, str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play the frame, print the commentary, write the replay and the record."""
-    names = (args.agent_a, args.agent_b)
+    (name_a, spec_a), (name_b, spec_b) = display_name(args.agent_a), display_name(args.agent_b)
+    names, specs = (name_a, name_b), (spec_a, spec_b)
     if args.out is not None:
         try:
             check_replay_path(args.out)
         except DependencyNotInstalled as error:
-            raise UsageError(str(error), "--out") from None
+            raise UsageError(str(error), "--out-file") from None
         if args.out.suffix.lower() == ".gif" and args.fps > MAX_GIF_FPS:
             raise UsageError(
                 f"a GIF shows at most {MAX_GIF_FPS:g} pictures a second (got {args.fps:g}); "
@@ -174,9 +178,9 @@ def run(args: argparse.Namespace) -> int:
         except RecordError as error:
             raise UsageError(str(error), "--record") from None
     try:
-        human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in names else None
+        human = HumanSeat(names, None, args.width, args.fps, args.speed) if HUMAN in specs else None
     except DependencyNotInstalled as error:
-        raise UsageError(str(error), "A" if names[0] == HUMAN else "B") from None
+        raise UsageError(str(error), "A" if specs[0] == HUMAN else "B") from None
     except NoDisplay as error:
         raise CommandError(str(error)) from None
 
@@ -189,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     try:  # Ctrl-C, SIGTERM or a closed window stops the frame, the decisions played kept
         with sigterm_as_interrupt():
             record = play_watched(
-                *names,
+                *specs,
                 args.seed,
                 frame_options(args),
                 here={} if human is None else {HUMAN: human},  # a person: never cut off

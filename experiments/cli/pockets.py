@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kinghill.experiments.cli.app import output_dir
 from kinghill.experiments.figures.acceptance import SPEEDS, charts, window_table
 from kinghill.experiments.figures.pocket_figures import draw_charts, draw_pockets
 from kinghill.physics import TableSpec
@@ -35,9 +36,18 @@ def write_pockets(
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "pockets", help="draw the pockets and chart what they accept", description=__doc__
+        "pockets",
+        help="draw the pockets and chart what they accept",
+        description=__doc__,
+        epilog="example: kinghill pockets --out runs/pockets",
     )
-    parser.add_argument("--out", type=Path, required=True, help="folder for the PNG and MD files")
+    parser.add_argument(
+        "--out",
+        type=output_dir,
+        required=True,
+        metavar="DIR",
+        help="folder for the PNG and MD files",
+    )
     return parser
 
 

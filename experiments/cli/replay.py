@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from kinghill.envs.drawing.replay_video import FORMATS
-from kinghill.experiments.cli.app import UsageError, output_file
+from kinghill.experiments.cli.app import UsageError, out_file_option
 from kinghill.experiments.cli.play import add_replay_arguments
 from kinghill.experiments.records.replay import replay
 from kinghill.experiments.records.store import RecordError
@@ -23,7 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "was played (after execution noise), with the cue ball, the call and every ruling "
             "shown."
         ),
-        epilog="example: kinghill replay runs/tournament --frame 7 --out frame7.gif",
+        epilog="example: kinghill tournament --agents random heuristic --frames 4 --record --out "
+        "runs/r1; kinghill replay runs/r1 --frame 1 --out-file frame1.gif",
     )
     parser.add_argument(
         "source", type=Path, metavar="DIR", help="a folder written with --record, or a record file"
@@ -34,13 +35,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         metavar="N",
         help="the frame's index in the tournament (default: the folder's only frame)",
     )
-    parser.add_argument(
-        "--out",
-        type=output_file(*FORMATS),
-        required=True,
-        metavar="FILE",
-        help="the replay, .gif or .mp4",
-    )
+    out_file_option(parser, *FORMATS, help="the replay, .gif or .mp4", required=True)
     add_replay_arguments(parser)
     return parser
 
@@ -52,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         raise UsageError(str(error), "DIR") from None
     except ValueError as error:  # a GIF asked for more pictures a second than it can show
-        raise UsageError(str(error), "--out") from None
+        raise UsageError(str(error), "--out-file") from None
     print(f"replay: {path}")
     return 0

@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
             "kinghill export). Ctrl-C stops the server."
         ),
         epilog="examples: kinghill serve; kinghill serve --agents random search "
-        "'expert:docs/training/expert2.npz?budget=120' --port 8080",
+        "'expert?budget=120' --port 8080",
     )
     parser.add_argument(
         "--agents",

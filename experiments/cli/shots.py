@@ -13,7 +13,10 @@ from kinghill.experiments.figures.shots import write_shots
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "shots", help="draw the canonical shots as PNG trajectory plots", description=__doc__
+        "shots",
+        help="draw the canonical shots as PNG trajectory plots",
+        description=__doc__,
+        epilog="example: kinghill shots --out runs/shots",
     )
     parser.add_argument("--out", type=output_dir, required=True, help="folder for the PNG files")
     parser.add_argument(

@@ -15,6 +15,9 @@ from kinghill.experiments.cli import knockout as knockout_cli
 from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
+    agent_specs,
+    display_name,
+    even_count,
     output_dir,
     positive_int,
     seed,
@@ -59,13 +62,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         nargs="+",
         default=["random", "heuristic", "search"],
         metavar="AGENT",
-        help="agent specs: random, heuristic, search, search:N, search:Xs, search-value:PATH, "
-        "policy:PATH, rllib:PATH, mypkg.module:MyAgent?key=value,key=value (a class or factory on "
-        "PYTHONPATH), or an entry point of kinghill.agents (default: random heuristic search)",
+        help=f"agent specs: {agent_specs()}; NAME=SPEC names one NAME in the report (a round "
+        "robin) (default: random heuristic search)",
     )
     parser.add_argument(
         "--frames",
-        type=positive_int,
+        type=even_count,
         metavar="N",
         help=f"round robin: frames per pair, even (default: {DEFAULT_FRAMES})",
     )
@@ -173,10 +175,13 @@ def _round_robin(args: argparse.Namespace) -> str:
     custom = None if args.player == DEFAULT_PLAYER else load_frame_player(args.player)
     if args.record and custom is not None:
         raise UsageError("needs the built-in frame player (leave out --player)", "--record")
+    agents = dict(map(display_name, args.agents))
+    if len(agents) < len(args.agents):
+        raise UsageError("give each agent its own name (NAME=SPEC)", "--agents")
     try:
         with sigterm_as_interrupt():
             report = evaluate(
-                args.agents,
+                agents,
                 DEFAULT_FRAMES if args.frames is None else args.frames,
                 jobs=args.jobs,
                 seed=args.seed,
@@ -194,7 +199,7 @@ def _round_robin(args: argparse.Namespace) -> str:
             )
     except AgentSpecError as error:
         raise UsageError(str(error), "--agents") from None
-    return summary(report.markdown(), args.out)
+    return summary(dict(report.data), args.out)
 
 
 def _start(args: argparse.Namespace) -> tuple[FramePlayer, FrameRunner]:

@@ -1,5 +1,8 @@
-"""``kinghill train``: PPO, SAC or MaskablePPO on Stable-Baselines3 against a built-in agent, a
-saved policy, or by self-play / a league, or PPO by self-play on RLlib (``--backend rllib``).
+"""``kinghill train sb3``: PPO, SAC or MaskablePPO on Stable-Baselines3 against a built-in
+agent, a saved policy, or by self-play / a league; ``kinghill train rllib``: PPO by self-play on
+RLlib; ``kinghill train --resume DIR``: either, continued. Each backend's ``--help`` lists the
+options both share and its own (``kinghill train --backend rllib``, the former spelling, is
+still accepted with a note: :func:`former_spelling`).
 
 The arguments become a :class:`~kinghill.experiments.training.TrainConfig` or an
 :class:`~kinghill.experiments.training.RLlibConfig` (:func:`config_from_args`) and run through
@@ -25,6 +28,8 @@ from kinghill.experiments.cli.app import (
     CommandError,
     UsageError,
     agent_name,
+    agent_specs,
+    even_count,
     int_list,
     non_negative_int,
     output_dir,
@@ -32,7 +37,7 @@ from kinghill.experiments.cli.app import (
     positive_int,
     seed,
 )
-from kinghill.experiments.cli.frame_options import add_noise_scale
+from kinghill.experiments.cli.frame_options import add_noise
 from kinghill.experiments.training import (
     RLlibConfig,
     TrainConfig,
@@ -47,147 +52,135 @@ from kinghill.experiments.training.config import (
     EVALUATIONS,
     POLICIES,
     POOLED,
-    SELF_PLAY,
     VECTORIZATIONS,
 )
 from kinghill.experiments.training.run import saved_config
 
 BACKENDS = ("sb3", "rllib")
-"""``--backend``: Stable-Baselines3, or RLlib."""
+"""``kinghill train sb3``: Stable-Baselines3; ``kinghill train rllib``: RLlib."""
 SB3_DEFAULTS = TrainConfig(out=Path("."))
 RLLIB_DEFAULTS = RLlibConfig(out=Path("."))
-RLLIB_ONLY = ("ray", "iterations", "iteration_steps", "epochs", "policies")
-"""Arguments of ``--backend rllib`` alone (None unless given)."""
-SB3_ONLY = (
-    "algo",
-    "action",
-    "league",
-    "steps",
-    "vectorization",
-    "pool_size",
-    "refresh",
-    "n_steps",
-    "init",
-    "warm_start",
-    "curriculum",
-    "torch_threads",
-    "evaluation",
-)
-"""Arguments that only ``--backend sb3`` uses: a value other than the SB3 default with
-``--backend rllib`` is an error (``--opponent`` may only be ``self``)."""
 RESUMABLE = ("steps", "iterations", "time_limit", "no_progress")
-"""What ``--resume`` may change in the run it goes on with."""
+"""What ``--resume`` may change in the run it goes on with (``kinghill train --resume DIR``'s
+own options, stored as ``resume_<name>``)."""
 FLAGS = {
     "ray_address": "--ray",
     "batch_steps": "--iteration-steps",
     "minibatch_size": "--batch-size",
-    "noise": "--no-noise",
+    "backend": "BACKEND",
 }
 """The flags of the configuration fields whose flag is not ``--`` and the field's name."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Mount ``kinghill train``."""
-    d = SB3_DEFAULTS
+    """Mount ``kinghill train`` with its two backends, ``kinghill train sb3`` and ``kinghill
+    train rllib`` (each with the options both share and its own), and ``kinghill train
+    --resume DIR``."""
     parser = subparsers.add_parser(
         "train",
         help="train PPO, SAC, MaskablePPO on Stable-Baselines3, or self-play on RLlib",
         description=(
-            "PPO, SAC or MaskablePPO on Stable-Baselines3 (the aim-assisted, flat or masked "
-            "env) against a built-in agent, a saved policy, by self-play against a pool of its "
-            "own frozen snapshots or against a league. Writes DIR/final.zip, DIR/checkpoints/, "
-            "DIR/tb/ (CSV; TensorBoard when installed), DIR/monitor/, DIR/learning_curve.png "
-            "and DIR/run.json. With --backend rllib: PPO by self-play on RLlib (the rllib "
-            "extra), env runners on a local Ray instance or a cluster (--ray); DIR/final/ is "
-            "the RLlib checkpoint (agent rllib:DIR/final). Ctrl-C keeps what was learnt "
-            "(DIR/interrupted.zip, or DIR/interrupted/ on RLlib); --resume DIR goes on from it."
+            "kinghill train sb3: PPO, SAC or MaskablePPO on Stable-Baselines3 against an "
+            "opponent, by self-play or against a league. kinghill train rllib: PPO by self-play "
+            "on RLlib (the rllib extra). Ctrl-C keeps what was learnt; --resume DIR goes on "
+            "from it. kinghill train BACKEND --help lists a backend's options."
         ),
-        epilog="examples: kinghill train --algo ppo --opponent random --steps 20000 "
-        "--out runs/ppo; kinghill train --backend rllib --iterations 20 --envs 2 --out "
-        "runs/rllib; kinghill train --resume runs/ppo --steps 40000",
+        epilog="examples: kinghill train sb3 --algo ppo --opponent random --steps 20000 "
+        "--out runs/ppo; kinghill train rllib --iterations 20 --envs 2 --out runs/rllib; "
+        "kinghill train --resume runs/ppo --steps 40000",
     )
-    parser.add_argument("--out", type=output_dir, metavar="DIR", help="run folder (required "
-                        "unless --resume)")  # fmt: skip
     parser.add_argument(
         "--resume", type=Path, metavar="DIR",
-        help="go on with the run in DIR from its interrupted.zip (or last checkpoint), its "
-        "settings kept; only --steps, --iterations, --time-limit and --no-progress may change",
+        help="go on with the run in DIR from its interrupted model (or last checkpoint), its "
+        "settings kept; only the options below may change",
     )  # fmt: skip
-    parser.add_argument(
-        "--backend", choices=BACKENDS, default="sb3",
-        help="sb3: Stable-Baselines3 / sb3-contrib against an opponent (default); rllib: RLlib "
-        "PPO by self-play on the two-seat shot-menu env (the rllib extra; see --ray)",
+    resume = parser.add_argument_group("with --resume")
+    resume.add_argument(
+        "--steps", dest="resume_steps", type=positive_int, metavar="N",
+        help="sb3: learn until N environment steps in all",
     )  # fmt: skip
-    parser.add_argument(
-        "--algo", choices=ALGORITHMS, default=d.algo, help="the learning algorithm (default: ppo)"
+    resume.add_argument(
+        "--iterations", dest="resume_iterations", type=positive_int, metavar="N",
+        help="rllib: train until N iterations in all",
+    )  # fmt: skip
+    resume.add_argument(
+        "--time-limit", dest="resume_time_limit", type=positive_float, metavar="MINUTES",
+        help="stop this session after MINUTES of wall time",
+    )  # fmt: skip
+    resume.add_argument(
+        "--no-progress", dest="resume_no_progress", action="store_true", help="no progress bar"
     )
-    parser.add_argument(
-        "--action", choices=ACTIONS,
-        help="action wrapper (default: masked for maskable-ppo, else aim)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--opponent", type=opponent_name, metavar="NAME",
-        help="an agent spec (random, heuristic, search, policy:PATH, mypkg.module:MyAgent, an "
-        "entry point of kinghill.agents), self (self-play) or league (--league agents and "
-        "snapshots, sampled by PFSP) (default: random)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--league", type=agent_list, default=d.league, metavar="A,B",
-        help=f"the league's built-in agents besides the snapshots (default: {','.join(d.league)})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--steps", type=positive_int, default=d.steps,
-        help=f"environment steps to learn for (default: {d.steps})",
-    )  # fmt: skip
+    backends = parser.add_subparsers(dest="backend", title="backends", metavar="BACKEND")
+    for backend, add, summary in (
+        ("sb3", _add_sb3, "PPO, SAC or MaskablePPO on Stable-Baselines3 against an opponent"),
+        ("rllib", _add_rllib, "PPO by self-play on RLlib (the rllib extra)"),
+    ):
+        command = backends.add_parser(backend, help=summary, description=summary)
+        add(command)
+        _add_shared(command, SB3_DEFAULTS if backend == "sb3" else RLLIB_DEFAULTS)
+        command.set_defaults(
+            command_prog=command.prog, command_flags=tuple(command._option_string_actions)
+        )
+    return parser
+
+
+def former_spelling(argv: list[str]) -> list[str]:
+    """``kinghill train --backend B ...`` and ``kinghill train --algo ...`` (the backend once an
+    option, sb3 by default) as ``kinghill train B ...``, with a one-line note; any other command
+    line as it is."""
+    if argv[:1] != ["train"] or any(word in argv[1:2] for word in (*BACKENDS, "-h", "--help")):
+        return argv
+    rest = argv[1:]
+    if "--resume" in rest or not rest:
+        return argv
+    backend = "sb3"
+    for i, word in enumerate(rest):
+        if word == "--backend" and i + 1 < len(rest):
+            backend = rest[i + 1]
+            rest = rest[:i] + rest[i + 2 :]
+            break
+        if word.startswith("--backend="):
+            backend = word.split("=", 1)[1]
+            rest = rest[:i] + rest[i + 1 :]
+            break
+    print(
+        f"kinghill train: note: the backend is now a word: kinghill train {backend} ...",
+        file=sys.stderr,
+    )
+    return ["train", backend, *rest]
+
+
+def _add_shared(parser: argparse.ArgumentParser, d: TrainConfig | RLlibConfig) -> None:
+    """The options both backends take (the fields their configurations share)."""
+    parser.add_argument("--out", type=output_dir, required=True, metavar="DIR", help="run folder")
     parser.add_argument(
         "--envs", type=positive_int, default=d.envs, metavar="K",
-        help="environments, stepped as --vectorization says (default: 2)",
+        help=f"environments stepped at once (default: {d.envs})",
     )  # fmt: skip
     parser.add_argument(
         "--seed", type=seed, default=d.seed,
         help="seed of the learner, the environments and the opponent (default: 0)",
     )  # fmt: skip
     parser.add_argument(
-        "--vectorization", choices=VECTORIZATIONS, default=d.vectorization,
-        help="sb3: SubprocVecEnv (one worker process an env); gymnasium: gymnasium.make_vec "
-        "async; in-process: DummyVecEnv, every env in the trainer's process; split: env 0 in "
-        "the trainer's process, stepped while the others step in workers; auto: sb3 with more "
-        "cores than envs, split with as many, else in-process (default: auto)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--checkpoint-every", type=non_negative_int, metavar="N",
+        "--checkpoint-every", type=non_negative_int, default=d.checkpoint_every, metavar="N",
         help=f"steps (sb3) or iterations (rllib) between checkpoints, 0 for none (default: "
-        f"{d.checkpoint_every} steps, {RLLIB_DEFAULTS.checkpoint_every} iterations)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--pool-size", type=positive_int, default=d.pool_size, help="self-play pool (default: 5)"
-    )
-    parser.add_argument(
-        "--refresh", type=positive_int, default=d.refresh, metavar="STEPS",
-        help=f"self-play: steps between snapshots (default: {d.refresh})",
+        f"{d.checkpoint_every})",
     )  # fmt: skip
     parser.add_argument("--net", type=int_list, default=d.net, help="hidden sizes (default: 64,64)")
     parser.add_argument(
-        "--n-steps", type=positive_int, default=d.n_steps, help="PPO rollout per env"
-    )
-    parser.add_argument(
-        "--batch-size", type=positive_int, default=d.batch_size,
-        help=f"minibatch size of each gradient step (default: {d.batch_size})",
+        "--batch-size", type=positive_int,
+        default=d.batch_size if isinstance(d, TrainConfig) else d.minibatch_size,
+        help="minibatch size of each gradient step (default: 128)",
     )  # fmt: skip
     parser.add_argument(
         "--learning-rate", type=positive_float, default=d.learning_rate,
         help=f"the optimiser's step size (default: {d.learning_rate:g})",
     )  # fmt: skip
     parser.add_argument(
-        "--torch-threads", type=positive_int, default=d.torch_threads,
-        help="learner threads (default: 1)",
+        "--ent-coef", type=entropy_coefficient, default=d.ent_coef,
+        help="PPO entropy bonus (default 0)",
     )  # fmt: skip
-    parser.add_argument(
-        "--init", type=checkpoint, metavar="ZIP", help="start from this saved model (same --algo)"
-    )
-    parser.add_argument("--no-noise", action="store_true", help="exact shots (no noise)")
-    add_noise_scale(parser)
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_noise(parser)
     parser.add_argument(
         "--reward", type=reward_weights, default=d.reward, metavar="K=V,...",
         help="RewardWeights, e.g. white=0.2,foul=-0.5 (keys: white, foul, win, loss)",
@@ -202,9 +195,63 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help=f"the fixed opponent of the evaluations (default: {d.eval_opponent})",
     )  # fmt: skip
     parser.add_argument(
-        "--eval-frames", type=even_frames, default=d.eval_frames, metavar="N",
+        "--eval-frames", type=even_count, default=d.eval_frames, metavar="N",
         help=f"frames per evaluation, seats alternating (default: {d.eval_frames})",
     )  # fmt: skip
+    parser.add_argument(
+        "--time-limit", type=positive_float, metavar="MINUTES",
+        help="stop training after MINUTES of wall time (the model is saved as at the end)",
+    )  # fmt: skip
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _add_sb3(parser: argparse.ArgumentParser) -> None:
+    """``kinghill train sb3``'s own options."""
+    d = SB3_DEFAULTS
+    parser.add_argument(
+        "--algo", choices=ALGORITHMS, default=d.algo, help="the learning algorithm (default: ppo)"
+    )
+    parser.add_argument(
+        "--action", choices=ACTIONS,
+        help="action wrapper (default: masked for maskable-ppo, else aim)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--opponent", type=opponent_name, default=d.opponent, metavar="NAME",
+        help=f"an agent spec ({agent_specs()}), self (self-play) or league (--league agents "
+        "and snapshots, sampled by PFSP) (default: random)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--league", type=agent_list, default=d.league, metavar="A,B",
+        help=f"the league's built-in agents besides the snapshots (default: {','.join(d.league)})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--steps", type=positive_int, default=d.steps,
+        help=f"environment steps to learn for (default: {d.steps})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--vectorization", choices=VECTORIZATIONS, default=d.vectorization,
+        help="sb3: SubprocVecEnv (one worker process an env); gymnasium: gymnasium.make_vec "
+        "async; in-process: DummyVecEnv; split: env 0 in the trainer's process, the others in "
+        "workers; auto: sb3 with more cores than envs, split with as many, else in-process "
+        "(default: auto)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pool-size", type=positive_int, default=d.pool_size, help="self-play pool (default: 5)"
+    )
+    parser.add_argument(
+        "--refresh", type=positive_int, default=d.refresh, metavar="STEPS",
+        help=f"self-play: steps between snapshots (default: {d.refresh})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--n-steps", type=positive_int, default=d.n_steps, help="PPO rollout per env"
+    )
+    parser.add_argument(
+        "--torch-threads", type=positive_int, default=d.torch_threads,
+        help="learner threads (default: 1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--init", type=checkpoint, metavar="ZIP", help="start from this saved model (same --algo)"
+    )
     parser.add_argument(
         "--evaluation", choices=EVALUATIONS, default=d.evaluation,
         help="background: the evaluations play in a worker process on a snapshot while training "
@@ -212,45 +259,39 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "a core free (default: auto)",
     )  # fmt: skip
     parser.add_argument(
-        "--ent-coef", type=entropy_coefficient, default=d.ent_coef,
-        help="PPO entropy bonus (default 0)",
-    )  # fmt: skip
-    parser.add_argument(
         "--warm-start", type=non_negative_int, default=0, metavar="FRAMES",
         help="maskable-ppo: first imitate the heuristic on FRAMES frames of its play (default 0)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--time-limit", type=positive_float, metavar="MINUTES",
-        help="stop training after MINUTES of wall time (the model is saved as at the end)",
     )  # fmt: skip
     parser.add_argument(
         "--curriculum", choices=sorted(CURRICULA),
         help="start episodes from a built-in curriculum of practice positions",
     )  # fmt: skip
-    rllib = parser.add_argument_group("--backend rllib")
-    rllib.add_argument(
+
+
+def _add_rllib(parser: argparse.ArgumentParser) -> None:
+    """``kinghill train rllib``'s own options."""
+    d = RLLIB_DEFAULTS
+    parser.add_argument(
         "--ray", metavar="ADDRESS",
         help="the Ray cluster for the env runners: auto, HOST:PORT, or local (default: local, "
         "a Ray instance started and stopped by the run)",
     )  # fmt: skip
-    rllib.add_argument(
-        "--iterations", type=positive_int, metavar="N",
-        help=f"PPO iterations (default: {RLLIB_DEFAULTS.iterations})",
+    parser.add_argument(
+        "--iterations", type=positive_int, default=d.iterations, metavar="N",
+        help=f"PPO iterations (default: {d.iterations})",
     )  # fmt: skip
-    rllib.add_argument(
-        "--iteration-steps", type=positive_int, metavar="STEPS",
-        help=f"env steps (both seats) sampled per iteration (default: "
-        f"{RLLIB_DEFAULTS.batch_steps})",
+    parser.add_argument(
+        "--iteration-steps", type=positive_int, default=d.batch_steps, metavar="STEPS",
+        help=f"env steps (both seats) sampled per iteration (default: {d.batch_steps})",
     )  # fmt: skip
-    rllib.add_argument(
-        "--epochs", type=positive_int,
-        help=f"SGD passes over each iteration's steps (default: {RLLIB_DEFAULTS.epochs})",
+    parser.add_argument(
+        "--epochs", type=positive_int, default=d.epochs,
+        help=f"SGD passes over each iteration's steps (default: {d.epochs})",
     )  # fmt: skip
-    rllib.add_argument(
-        "--policies", choices=POLICIES, help="one policy for both seats (default) or one per seat"
+    parser.add_argument(
+        "--policies", choices=POLICIES, default=d.policies,
+        help="one policy for both seats (default) or one per seat",
     )  # fmt: skip
-    parser.set_defaults(train_defaults=parser.parse_args([]))
-    return parser
 
 
 # ---- type= validators of this command ------------------------------------------------------
@@ -285,16 +326,6 @@ def entropy_coefficient(text: str) -> float:
     return value
 
 
-def even_frames(text: str) -> int:
-    """``--eval-frames``: an even number of frames, at least 2 (both seats equally)."""
-    value = positive_int(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"must be even, so that both seats play equally (got {value})"
-        )
-    return value
-
-
 def reward_weights(text: str) -> RewardWeights:
     """``--reward``: ``RewardWeights`` from ``"white=0.2,foul=-0.5"`` (unnamed weights keep
     their defaults)."""
@@ -326,22 +357,13 @@ def option(name: str) -> str:
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
-    """The configuration of ``kinghill train`` arguments, for either backend: the fields both
+    """The configuration of ``kinghill train sb3|rllib`` arguments: the fields both backends
     have, then the backend's own.
 
-    :raises UsageError: an argument of the other backend, or arguments that do not fit
-        together; a :class:`~kinghill.experiments.training.ConfigError` from the
-        configuration's own checks, naming a field, for values it cannot train.
+    :raises UsageError: arguments that do not fit together; a
+        :class:`~kinghill.experiments.training.ConfigError` from the configuration's own checks,
+        naming a field, for values it cannot train.
     """
-    rllib = args.backend == "rllib"
-    for name in SB3_ONLY if rllib else RLLIB_ONLY:
-        default = getattr(args.train_defaults, name)
-        if getattr(args, name) != default:
-            if rllib:
-                raise UsageError(
-                    "is for --backend sb3 (rllib trains PPO by self-play)", option(name)
-                )
-            raise UsageError("is for --backend rllib", option(name))
     common: dict[str, Any] = {
         "out": args.out,
         "envs": args.envs,
@@ -349,28 +371,25 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
         "net": args.net,
         "learning_rate": args.learning_rate,
         "ent_coef": args.ent_coef,
-        "noise": not args.no_noise,
+        "noise": args.noise,
         "noise_scale": args.noise_scale,
         "reward": args.reward,
+        "checkpoint_every": args.checkpoint_every,
         "eval_every": args.eval_every,
         "eval_opponent": args.eval_opponent,
         "eval_frames": args.eval_frames,
         "time_limit": args.time_limit,
         "progress": not args.no_progress and os.isatty(2),
     }
-    if args.checkpoint_every is not None:
-        common["checkpoint_every"] = args.checkpoint_every
-    if rllib:
-        if args.opponent not in (None, SELF_PLAY):
-            raise UsageError("--backend rllib trains by self-play (--opponent self)", "--opponent")
+    if args.backend == "rllib":
         return RLlibConfig(
             **common,
             ray_address=None if args.ray in (None, "local") else args.ray,
             minibatch_size=args.batch_size,
-            iterations=args.iterations or RLLIB_DEFAULTS.iterations,
-            batch_steps=args.iteration_steps or RLLIB_DEFAULTS.batch_steps,
-            epochs=args.epochs or RLLIB_DEFAULTS.epochs,
-            policies=args.policies or RLLIB_DEFAULTS.policies,
+            iterations=args.iterations,
+            batch_steps=args.iteration_steps,
+            epochs=args.epochs,
+            policies=args.policies,
         )
     action = args.action or ("masked" if args.algo == "maskable-ppo" else "aim")
     if args.init is not None:
@@ -379,7 +398,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
         **common,
         algo=args.algo,
         action=action,
-        opponent=args.opponent or SB3_DEFAULTS.opponent,
+        opponent=args.opponent,
         steps=args.steps,
         vectorization=args.vectorization,
         evaluation=args.evaluation,
@@ -409,32 +428,21 @@ def _check_init(init: Path, algo: str) -> None:
 def resumed_config(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
     """The configuration of ``--resume DIR``: the run's own, with the new ``--steps``,
     ``--iterations``, ``--time-limit`` or ``--no-progress`` when given."""
-    given = [
-        name
-        for name, default in vars(args.train_defaults).items()
-        if name not in (*RESUMABLE, "resume", "train_defaults") and getattr(args, name) != default
-    ]
-    if given:
-        raise UsageError(
-            "goes on with the run's own settings; only --steps, --iterations, --time-limit and "
-            "--no-progress may change",
-            option(given[0]),
-        )
     saved = saved_config(args.resume)
-    changes: dict[str, Any] = {"progress": not args.no_progress and os.isatty(2)}
-    if args.time_limit is not None:
-        changes["time_limit"] = args.time_limit
+    changes: dict[str, Any] = {"progress": not args.resume_no_progress and os.isatty(2)}
+    if args.resume_time_limit is not None:
+        changes["time_limit"] = args.resume_time_limit
     if isinstance(saved, RLlibConfig):
-        if args.steps != SB3_DEFAULTS.steps:
-            raise UsageError("is for --backend sb3; this run is on RLlib (--iterations)", "--steps")
-        if args.iterations is not None:
-            changes["iterations"] = args.iterations
+        if args.resume_steps is not None:
+            raise UsageError("is for sb3 runs; this run is on RLlib (--iterations)", "--steps")
+        if args.resume_iterations is not None:
+            changes["iterations"] = args.resume_iterations
     else:
-        if args.iterations is not None:
-            raise UsageError("is for --backend rllib; this run is on Stable-Baselines3",
+        if args.resume_iterations is not None:
+            raise UsageError("is for rllib runs; this run is on Stable-Baselines3 (--steps)",
                              "--iterations")  # fmt: skip
-        if args.steps != SB3_DEFAULTS.steps:
-            changes["steps"] = args.steps
+        if args.resume_steps is not None:
+            changes["steps"] = args.resume_steps
     return replace(saved, **changes)
 
 
@@ -442,12 +450,16 @@ def resumed_config(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train`` and print where the outputs are; Ctrl-C ends with one line
     saying what was kept and how to go on (exit status 130)."""
-    if (args.out is None) == (args.resume is None):
-        raise UsageError("give the run folder (--out DIR), or --resume DIR to go on with one",
-                         "--out")  # fmt: skip
+    resuming = args.resume is not None
+    if resuming == (args.backend is not None):
+        raise UsageError("give a backend (kinghill train sb3|rllib ... --out DIR), or --resume "
+                         "DIR to go on with a run", "BACKEND")  # fmt: skip
+    given = [f"--{n.replace('_', '-')}" for n in RESUMABLE if getattr(args, f"resume_{n}")]
+    if given and not resuming:
+        raise UsageError("only with --resume (a backend's own option comes after it)", given[0])
     try:
-        config = resumed_config(args) if args.resume else config_from_args(args)
-        return report(train(config, resume=args.resume is not None))
+        config = resumed_config(args) if resuming else config_from_args(args)
+        return report(train(config, resume=resuming))
     except TrainingInterrupted as stop:
         print(
             f"{args.command_prog}: interrupted at {stop.steps} steps; what was learnt is kept in "
@@ -456,7 +468,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     except TrainingError as error:
-        raise as_command_error(error, resuming=args.resume is not None) from None
+        raise as_command_error(error, resuming=resuming) from None
 
 
 def as_command_error(error: TrainingError, resuming: bool = False) -> CommandError:
@@ -471,10 +483,13 @@ def as_command_error(error: TrainingError, resuming: bool = False) -> CommandErr
 
 
 def report(result: TrainResult) -> int:
-    """Print where a run's outputs are (both backends)."""
+    """Print where a run's outputs are (both backends), and how its last training episodes
+    went: those episodes' rate, learning on and against the training opponent, not an
+    evaluation (``--eval-every``)."""
     print(
         f"model {result.model} ({result.wall_seconds:.0f} s, {result.episodes} episodes); "
-        f"last reward mean {result.final_reward_mean:.3f}, win rate {result.final_win_rate:.3f}; "
+        f"last training episodes: reward mean {result.final_reward_mean:.3f}, win rate "
+        f"{result.final_win_rate:.3f} (against the training opponent, not an evaluation); "
         f"curve {result.curve}"
     )
     return 0

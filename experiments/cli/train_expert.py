@@ -35,6 +35,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "the learnt break (break.npz), the self-play shards, every iteration's net and "
         "tournament, evaluations.csv, "
         "curve.png and run.json. Run the same command again to resume.",
+        epilog="example: kinghill train-expert --iterations 2 --frames 40 --jobs 2 --out "
+        "runs/expert; kinghill play expert:runs/expert/best.npz search",
     )
     parser.add_argument(
         "--iterations",

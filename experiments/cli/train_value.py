@@ -13,7 +13,7 @@ from kinghill.experiments.cli.app import (
     UsageError,
     agent_name,
     existing_file,
-    output_file,
+    out_file_option,
     positive_int,
     seed,
 )
@@ -28,6 +28,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "fitted to the frames' results at every shot's position, saved as .npz for "
         "search-value:PATH; its held-out log loss and ranking (AUC) against the search's "
         "hand-made score are printed. Ctrl-C stops it with nothing written.",
+        epilog="example: kinghill train-value --frames 200 --jobs 2 --out-file runs/value.npz; "
+        "kinghill play search-value:runs/value.npz heuristic",
     )
     parser.add_argument("--frames", type=positive_int, default=2000, help="self-play frames")
     parser.add_argument("--agent", type=agent_name, default="heuristic", help="who plays them")
@@ -37,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--init", type=existing_file, help="fine-tune this net (.npz) instead of a fresh one"
     )
-    parser.add_argument("--out", type=output_file(".npz"), required=True, help="the net (.npz)")
+    out_file_option(parser, ".npz", help="the net (.npz)", required=True)
     parser.set_defaults(
         interrupted="nothing was written (the net is saved at the end); run it again"
     )

@@ -3,6 +3,7 @@ with their intervals, the standings, the score matrix as a heat map and the cycl
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from pathlib import Path
 
 from kinghill.experiments.htmlreport import (
@@ -17,6 +18,8 @@ from kinghill.experiments.htmlreport import (
 from kinghill.experiments.ladder.report import (
     STANDINGS_COLUMNS,
     cycles_text,
+    drawn,
+    ranked,
     rate_text,
     standings_rows,
 )
@@ -26,7 +29,7 @@ from kinghill.experiments.ladder.zoo import condition_name
 
 def write_ladder_page(result: LadderResult, path: Path) -> Path:
     """Write the page of ``result`` to ``path`` (agent names shown as text, never run)."""
-    everyone = sorted([*result.zoo, *result.candidates], key=lambda s: -s.rating.estimate)
+    everyone = ranked([*result.zoo, *result.candidates])
     labels = [s.id for s in everyone]
     values = [[_value(s.win_rates.get(col)) for col in labels] for s in everyone]
     cells = [[rate_text(s.win_rates.get(col)) for col in labels] for s in everyone]
@@ -35,12 +38,13 @@ def write_ladder_page(result: LadderResult, path: Path) -> Path:
     parts: list[Part] = [
         Text(
             f"Noise: {condition}. Candidates: {candidates}. Ratings are Elo points on the zoo's "
-            "fixed scale (its anchor at 0); a candidate is fitted against the zoo's ratings held "
-            "fixed."
+            "fixed scale; a candidate is fitted against the zoo's ratings held fixed. An agent "
+            "that lost (won) every frame against the rated ones has a bound: its point is the "
+            "bound (see the standings' ≤ and ≥)."
         ),
         Intervals(
             "Ratings",
-            [IntervalRow(s.id, s.rating.estimate, s.rating.low, s.rating.high) for s in everyone],
+            [IntervalRow(s.id, *astuple(drawn(s.rating))) for s in everyone],
             "Elo, 95% interval",
         ),
         Table("Standings", STANDINGS_COLUMNS, standings_rows(everyone)),

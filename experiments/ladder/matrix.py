@@ -1,5 +1,5 @@
 """The match matrix: every played pair's :class:`~.tally.PairRow` at one noise condition, as
-committed beside the zoo (``docs/zoo/matrix-1x.json``), and its win/draw arrays for the fits."""
+committed beside the zoo (``matrix-1x.json``), and its win/draw arrays for the fits."""
 
 from __future__ import annotations
 
@@ -20,12 +20,15 @@ from kinghill.experiments.tournaments.json_fields import from_json_object
 @dataclass(frozen=True)
 class Matrix:
     """The rows of the zoo's pairs at ``noise_scale`` (each pair once, in the zoo's order),
-    played ``frames`` frames a pair from ``seed``."""
+    played ``frames`` frames a pair from ``seed``, by agents whose content keys (the files and
+    code that decide their play, :mod:`~kinghill.experiments.tournaments.agent_content`) were
+    ``contents`` (id, key), for those that have one."""
 
     noise_scale: NoiseScale
     frames: int
     seed: int
     rows: tuple[PairRow, ...]
+    contents: tuple[tuple[str, str], ...] = ()
 
     def save(self, path: Path) -> None:
         """Write the matrix as JSON (atomically)."""

@@ -2,18 +2,23 @@
 zoo's own matrix. ``kinghill ladder`` runs them.
 
 Every pair's frames are played once into a frame log of its own under the cache folder
-(``CACHE/<condition>/<a>--<b>/``, a two-agent round robin of
-:mod:`kinghill.experiments.tournaments`): a second run of the same candidate finds them there
-and plays nothing, and an interrupted run resumes. The zoo's matrix is committed beside the zoo
-(:mod:`.matrix`); a candidate's rows are computed from its frame logs and rated against the
-zoo's ratings held fixed (:mod:`.rating`).
+(``CACHE/<condition>/<a>--<b>/<key>/``, a two-agent round robin of
+:mod:`kinghill.experiments.tournaments`, :func:`pair_folder`): a second run of the same
+candidate finds them there and plays nothing, and an interrupted run resumes; a candidate whose
+model file or plug-in code changed gets another key, and its frames are played again. The
+zoo's matrix is committed beside the zoo (:mod:`.matrix`), with its agents' content keys; a
+candidate's rows are computed from its frame logs and rated against the zoo's ratings held
+fixed (:mod:`.rating`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from kinghill.agents import AgentSpecError, make_agent
@@ -23,6 +28,8 @@ from kinghill.experiments.ladder.matrix import Matrix
 from kinghill.experiments.ladder.standings import LadderResult, standings
 from kinghill.experiments.ladder.tally import PairRow, tally_pair
 from kinghill.experiments.ladder.zoo import ZOO_FILE, Zoo, condition_name, load_zoo, matrix_path
+from kinghill.experiments.tournaments.agent_content import content_key
+from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frames import FramePlayer
 from kinghill.experiments.tournaments.round_robin import Lineup, SpecMaker, run_tournament
 from kinghill.experiments.tournaments.runners import FrameRunner, in_process
@@ -31,9 +38,17 @@ DEFAULT_CACHE = Path.home() / ".cache" / "kinghill" / "ladder"
 """Where the pairs' frame logs are kept unless told otherwise."""
 
 
-def pair_folder(cache: Path, noise_scale: NoiseScale, a: str, b: str) -> Path:
-    """The frame log of the pair ``a``, ``b`` at ``noise_scale`` under ``cache``."""
-    return cache / condition_name(noise_scale) / f"{_file_name(a)}--{_file_name(b)}"
+def pair_folder(cache: Path, config: TournamentConfig) -> Path:
+    """The frame log of the pair ``config`` under ``cache``: ``<condition>/<a>--<b>/<key>``,
+    ``key`` a digest of the whole config (frames, seed, options and the agents' content keys,
+    :mod:`~kinghill.experiments.tournaments.agent_content`), so that a pair played with another
+    model file or plug-in code, or by another zoo, is another folder: a stale entry is played
+    again, never reused."""
+    a, b = config.agents
+    text = json.dumps(config.to_dict(), sort_keys=True)
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    condition = condition_name(config.options.noise_scale)
+    return cache / condition / f"{_file_name(a)}--{_file_name(b)}" / key
 
 
 def _file_name(id: str) -> str:
@@ -55,13 +70,14 @@ def play_pairs(
     """The rows of ``pairs`` (ids, each built from ``specs``), their frames played into the
     cache where they are not there yet (:func:`run_tournament`), by ``player`` (default: the
     agents built from their specs)."""
+    makers = {id: SpecMaker(spec) for id, spec in specs.items()}
     if player is None:
-        player = Lineup({id: SpecMaker(spec) for id, spec in specs.items()})
+        player = Lineup(makers)
+    contents = {id: maker.content() for id, maker in makers.items()}
     rows = []
     for a, b in pairs:
-        config = zoo.pair(a, b, noise_scale)
-        folder = pair_folder(cache, noise_scale, a, b)
-        records = run_tournament(config, folder, player, runner, progress)
+        config = replace(zoo.pair(a, b, noise_scale), contents=(contents[a], contents[b]))
+        records = run_tournament(config, pair_folder(cache, config), player, runner, progress)
         rows.append(tally_pair((a, b), records))
     return rows
 
@@ -92,7 +108,9 @@ def build_zoo(
     missing = [pair for pair in pairs if frozenset(pair) not in kept]
     played = play_pairs(zoo, missing, specs, noise_scale, Path(cache), runner, player, progress)
     found = kept | {frozenset(row.agents): row for row in played}
-    matrix = Matrix(noise_scale, zoo.frames, zoo.seed, tuple(found[frozenset(p)] for p in pairs))
+    frames = zoo.frames_for(noise_scale)
+    rows = tuple(found[frozenset(p)] for p in pairs)
+    matrix = Matrix(noise_scale, frames, zoo.seed, rows, _contents(zoo))
     matrix.save(matrix_path(zoo_path, noise_scale))
     return matrix
 
@@ -101,25 +119,42 @@ def _committed_rows(
     zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale
 ) -> dict[frozenset[str], PairRow]:
     """The rows of the zoo's committed matrix at ``noise_scale`` between agents still in the
-    zoo, when it was played on the zoo's frames and seed (none otherwise): an agent added to
-    the zoo plays only its own pairs. A zoo id names one spec for good (a changed agent gets a
-    new id), and a pair's frames are fixed by its seeds."""
+    zoo, when it was played on the zoo's frames at that condition and its seed (none
+    otherwise): an agent added to the zoo plays only its own pairs. A zoo id names one spec
+    for good (a changed agent gets a new id), and a pair's frames are fixed by its seeds."""
     path = matrix_path(zoo_path, noise_scale)
     if not path.exists():
         return {}
     matrix = Matrix.load(path)
-    if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
+    if (matrix.frames, matrix.seed) != (zoo.frames_for(noise_scale), zoo.seed):
         return {}
-    ids = set(zoo.ids)
+    ids = set(zoo.ids) - set(_changed(zoo, matrix))  # a changed agent's rows are played again
     return {frozenset(row.agents): row for row in matrix.rows if set(row.agents) <= ids}
+
+
+def _contents(zoo: Zoo) -> tuple[tuple[str, str], ...]:
+    """The zoo agents' content keys (:mod:`~kinghill.experiments.tournaments.agent_content`),
+    those that have one, as a matrix records them."""
+    keys = ((agent.id, content_key(agent.spec)) for agent in zoo.agents)
+    return tuple((id, key) for id, key in keys if key)
+
+
+def _changed(zoo: Zoo, matrix: Matrix) -> list[str]:
+    """The zoo agents whose content key is not the one ``matrix`` was played with (none for a
+    matrix that recorded no keys: written before they were)."""
+    if not matrix.contents:
+        return []
+    recorded, now = dict(matrix.contents), dict(_contents(zoo))
+    return [id for id in zoo.ids if recorded.get(id, "") != now.get(id, "")]
 
 
 def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matrix:
     """The zoo's committed matrix at ``noise_scale``, checked against the zoo.
 
     :raises LadderError: there is none (build it with :func:`build_zoo`), or it was played with
-        other frames or another seed than the zoo's, or its pairs are not the zoo's (an agent
-        added to the zoo or taken out since).
+        other frames or another seed than the zoo's, or with other files or code of a zoo agent
+        (its content key), or its pairs are not the zoo's (an agent added to the zoo or taken
+        out since).
     """
     path = matrix_path(zoo_path, noise_scale)
     if not path.exists():
@@ -129,8 +164,16 @@ def load_matrix(zoo: Zoo, zoo_path: str | Path, noise_scale: NoiseScale) -> Matr
             "noise_scale",
         )
     matrix = Matrix.load(path)
-    if (matrix.frames, matrix.seed) != (zoo.frames, zoo.seed):
+    if (matrix.frames, matrix.seed) != (zoo.frames_for(noise_scale), zoo.seed):
         raise LadderError(f"{path} was played with other frames or another seed", "zoo")
+    changed = _changed(zoo, matrix)
+    if changed:
+        raise LadderError(
+            f"{path} was played with other files or code of {', '.join(changed)} than the zoo "
+            "names now: its ratings would be stale; rebuild it (build_zoo, kinghill ladder "
+            "--build-zoo: their pairs are played again)",
+            "zoo",
+        )
     played = {frozenset(row.agents) for row in matrix.rows}
     ids = zoo.ids
     wanted = {frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :]}
@@ -157,7 +200,10 @@ def ladder(
 ) -> LadderResult:
     """Rate the agent specs ``candidates`` against the zoo at ``noise_scale``: each plays every
     zoo agent on the zoo's frames (once: the frames are cached), and is rated on the fixed
-    scale against the zoo's committed matrix (see the module docstring).
+    scale against the zoo's committed matrix (see the module docstring). A zoo agent that
+    cannot be built here (one that needs an extra not installed, ``rllib-selfplay@1`` without
+    the ``rllib`` extra) is not played, and said so (``LadderResult.skipped``); its place on
+    the scale is the matrix's all the same.
 
     :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
     :param player: a frame player other than the agents built from their specs (tests).
@@ -175,10 +221,19 @@ def ladder(
             _built(candidate, f"candidate {candidate}", "candidates")
     if len(set(candidates)) != len(candidates):
         raise LadderError("a candidate is given twice", "candidates")
+    skipped: dict[str, str] = {}
+    if player is None:  # a zoo agent that cannot be built here (an extra not installed)
+        for agent in zoo.agents:
+            try:
+                _built(agent.spec, f"zoo agent {agent.id}", "zoo")
+            except LadderError as error:
+                skipped[agent.id] = error.message
     specs = {agent.id: agent.spec for agent in zoo.agents} | {c: c for c in candidates}
-    pairs = [(id, candidate) for candidate in candidates for id in zoo.ids]
+    opponents = [id for id in zoo.ids if id not in skipped]
+    pairs = [(id, candidate) for candidate in candidates for id in opponents]
     rows = play_pairs(zoo, pairs, specs, noise_scale, Path(cache), runner, player, progress)
-    return standings(zoo, matrix, rows, candidates, samples)
+    result = standings(zoo, matrix, rows, candidates, samples)
+    return replace(result, skipped=tuple(skipped.items()))
 
 
 def _built(spec: str, what: str, parameter: str) -> None:

@@ -12,7 +12,7 @@ from kinghill.experiments.tournaments.stats import Interval
 
 STANDINGS_COLUMNS = (
     "rank", "agent", "rating [95%]", "Nash weight", "Nash skill", "break-and-run", "pots/visit",
-    "colour calls", "fouls/frame", "shots/frame", "s/decision", "p95 s", "frames",
+    "colour calls", "fouls/frame", "shots/frame (both players)", "s/decision", "p95 s", "frames",
 )  # fmt: skip
 
 
@@ -24,20 +24,37 @@ def _seconds(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.3g}"
 
 
-def _rating(rating: Interval) -> str:
+def rating_text(rating: Interval) -> str:
+    """A rating with its 95% interval, ``1000 [978, 1022]``, or its bound, ``≤ 271``."""
+    if math.isinf(rating.low):
+        return f"≤ {rating.high:.0f}"
+    if math.isinf(rating.high):
+        return f"≥ {rating.low:.0f}"
     return f"{rating.estimate:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+
+
+def drawn(rating: Interval) -> Interval:
+    """A rating as a chart draws it: a bound's open side closed at the bound (a point)."""
+    low = rating.estimate if math.isinf(rating.low) else rating.low
+    high = rating.estimate if math.isinf(rating.high) else rating.high
+    return Interval(rating.estimate, low, high)
+
+
+def ranked(standings: Sequence[Standing]) -> list[Standing]:
+    """``standings`` best first: by rank, then by rating."""
+    return sorted(standings, key=lambda s: (s.rank, -s.rating.estimate))
 
 
 def standings_rows(standings: Sequence[Standing]) -> list[list[str]]:
     """The standings' cells (:data:`STANDINGS_COLUMNS`), best rated first."""
     rows = []
-    for s in sorted(standings, key=lambda s: -s.rating.estimate):
+    for s in ranked(standings):
         st = s.stats
         rows.append(
             [
                 str(s.rank),
                 s.id,
-                _rating(s.rating),
+                rating_text(s.rating),
                 f"{s.nash_mass:.2f}",
                 f"{s.nash_skill:.2f}",
                 _number(st.break_and_run),
@@ -77,6 +94,17 @@ def win_rate_table(rows: Sequence[Standing], columns: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def stronger_table(rows: Sequence[Standing]) -> str:
+    """The probability that each row agent is stronger than each column agent (see
+    :func:`~kinghill.experiments.ladder.rating.stronger`), best first."""
+    order = [s.id for s in ranked(rows)]
+    lines = ["| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
+    for row in ranked(rows):
+        cells = ["" if column == row.id else f"{row.stronger[column]:.2f}" for column in order]
+        lines.append(f"| **{row.id}** | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def cycles_text(cycles: Sequence[tuple[str, ...]]) -> str:
     """The cycles found, one a line, or that there are none."""
     if not cycles:
@@ -93,11 +121,14 @@ def ladder_markdown(result: LadderResult) -> str:
     parts = [
         f"# Ladder at {condition_name(result.noise_scale)} noise",
         "",
-        "Ratings: Elo points on the zoo's fixed scale (the anchor at 0); a candidate is fitted "
-        "against the zoo's ratings held fixed. Rank: place among the zoo and the candidate.",
+        "Ratings: Elo points on the zoo's fixed scale; a candidate is fitted against the zoo's "
+        "ratings held fixed (`≤`/`≥`: a bound, for an agent that lost or won every frame against "
+        "them). Rank: place among the zoo and the candidate.",
         "",
         standings_table([*result.zoo, *result.candidates], candidates),
         "",
+        *(f"Not played: {reason}" for _, reason in result.skipped),
+        *([""] if result.skipped else []),
         "## Win rates against the zoo",
         "",
         win_rate_table(result.candidates, zoo_ids),

@@ -4,7 +4,8 @@ One row per decision an agent made (decisions where it gave no playable action a
 Observations are the environment's, flattened as ``gymnasium.wrappers.FlattenObservation``
 flattens them; actions are the points of the environment's ``Dict`` action space that decode to
 the action chosen, one array per key (so ``decode_action`` gives the action back). The arrays
-and their meaning are listed in :data:`DATASET_DOC`.
+and their meaning are the table :data:`DATASET_DOC`, which the manual's "Records and data sets"
+page shows.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ DATASET_DOC = """\
 | `frame`, `index` | (N,) int64 | the frame's index in its tournament and the decision's index in the frame |
 | `agent` | (N,) str | the mover's spec or name |
 """
-"""The arrays of an exported data set (``np.load(path)[name]``)."""
+"""The arrays of an exported data set (``np.load(path)[name]``), a Markdown table: the manual
+shows it rendered (docs/guide/records.md, kept current by ``docs/hooks/api_tree.py``)."""
 
 
 @dataclass(frozen=True)

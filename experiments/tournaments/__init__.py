@@ -13,9 +13,11 @@ subcommands load no agents):
   :func:`run_tournament` the round robin it runs, from a config and a frame player;
 - :func:`run_knockout` (``kinghill tournament --format knockout``);
 - :func:`replay` (``kinghill replay``) and :func:`export_dataset` (``kinghill export``): what
-  recorded frames become;
-- :func:`write_html_report` (``kinghill tournament --report-only``): a run folder's
-  ``report.html`` written again.
+  recorded frames become.
+
+A run's report files (``report.json``, ``report.md``, the chart, ``report.html``) have one writer a
+format: :func:`.report.save_report` for a round robin, :func:`.bracket_report.write_knockout_report`
+for a knockout; ``kinghill tournament --report-only`` calls the same one on the frames logged.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ _HOMES = {
     "run_knockout": "kinghill.experiments.tournaments.knockout",
     "replay": "kinghill.experiments.records.replay",
     "export_dataset": "kinghill.experiments.records.dataset",
-    "write_html_report": "kinghill.experiments.tournaments.html_report",
 }
 
 __all__ = sorted(_HOMES)

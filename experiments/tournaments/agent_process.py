@@ -219,7 +219,7 @@ class AgentProcess:
             self._process, self._conn = spare or _launch()
             _LIVE.add(self)
         conn = self._running()
-        conn.send(("build", (self._spec, seed, self._maker, sys.path)))
+        conn.send(("build", (self._spec, seed, self._maker, sys.path, os.getcwd())))
         if not conn.poll(BUILD_TIMEOUT):
             self.close()
             raise AgentStartError(f"agent {self._spec!r} was not built in {BUILD_TIMEOUT:g} s")
@@ -311,9 +311,10 @@ def _serve(conn: Connection, parent: int, pdeathsig: bool) -> None:
         if kind == "close":
             return
         if kind == "build":
-            spec, seed, maker, path = payload
+            spec, seed, maker, path, folder = payload
             sys.path[:] = path  # the agent is built as the parent would build it, even if the
             importlib.invalidate_caches()  # parent's sys.path changed since this one started
+            os.chdir(folder)  # or its folder: a spec's relative path (policy:runs/a.zip) too
             try:
                 agent = (maker or make_agent)(spec, seed)
             except Exception as error:

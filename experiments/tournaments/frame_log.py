@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -44,7 +45,8 @@ class FrameLog:
         self.frames_path = out / FRAMES_FILE
 
     def claim(self, config: StoredConfig) -> None:
-        """Store the config in a new directory, or check that it matches the stored one."""
+        """Store the config in a new directory, or check that it matches the stored one (or
+        raises a stored round robin's frames, :meth:`continued`)."""
         wanted = config.to_dict()
         if not self.config_path.exists():
             if self.frames_path.exists():
@@ -63,9 +65,31 @@ class FrameLog:
                 "out",
             )
         try:
-            stored = type(config).from_dict(stored).to_dict()
+            stored_config = type(config).from_dict(stored)
         except ValueError as error:
             raise self.not_a_config(error) from None
+        stored = stored_config.to_dict()
+        changed = _changed_contents(stored, wanted)
+        if changed:
+            why = (
+                "other files or code of"
+                if "contents" in stored
+                else "a kinghill that did not record the files or code of"
+            )
+            raise TournamentError(
+                f"{self.config_path.parent} holds frames played with {why} "
+                f"{', '.join(changed)} (a retrained model, an edited plug-in): they may be "
+                "stale; choose another folder",
+                "out",
+            )
+        if (
+            stored != wanted
+            and isinstance(config, TournamentConfig)
+            and isinstance(stored_config, TournamentConfig)
+            and config.raised_from(stored_config) == config
+        ):  # a round robin's frames raised: stored so, its frames played kept
+            write_durably(self.config_path, json.dumps(wanted, indent=2) + "\n")
+            return
         if stored != wanted:
             diffs = ", ".join(
                 f"{key}: stored {stored.get(key)!r}, asked {wanted.get(key)!r}"
@@ -77,6 +101,31 @@ class FrameLog:
                 "resume with the same settings or choose another folder",
                 "out",
             )
+
+    def continued(self, config: TournamentConfig) -> TournamentConfig:
+        """The round robin to play in this folder for ``config``: ``config`` in a new folder;
+        the stored one when they are the same; the stored one with its frames raised (stored
+        by :meth:`claim`, the frames played kept) when ``config`` asks for more frames a pair
+        and differs in nothing else. Anything else is left to :meth:`claim` to refuse.
+
+        :raises TournamentError: ``config`` asks for fewer frames a pair than are stored.
+        """
+        if not self.config_path.exists():
+            return config
+        try:
+            stored = self.load_config()
+        except TournamentError:
+            return config  # another format, or no config: claim says which
+        continued = config.raised_from(stored)
+        if continued is None:
+            if replace(config, frames=stored.frames, earlier=stored.earlier) == stored:
+                raise TournamentError(
+                    f"{self.config_path.parent} holds {stored.frames} frames a pair; frames may "
+                    f"be raised to add frames, not lowered (got {config.frames})",
+                    "frames",
+                )
+            return config
+        return continued
 
     def stored_config(self) -> dict[str, Any]:
         """The stored config in its JSON form (a round robin's, or another format's).
@@ -163,6 +212,17 @@ class FrameLog:
     def rewrite(self, records: Iterable[FrameOutcome]) -> None:
         """Replace the log atomically by ``records`` (used to store frames in index order)."""
         write_durably(self.frames_path, "".join(r.to_json() + "\n" for r in records))
+
+
+def _changed_contents(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """The agents whose content key (:mod:`.agent_content`) differs between two configs of the
+    same agents; none when the agents differ (another tournament: the general message)."""
+    if stored.get("agents") != wanted.get("agents"):
+        return []
+    agents = wanted.get("agents") or []
+    empty = [""] * len(agents)
+    old, new = stored.get("contents", empty), wanted.get("contents", empty)
+    return [agent for agent, a, b in zip(agents, old, new, strict=False) if a != b]
 
 
 def write_durably(path: Path, text: str) -> None:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
 from kinghill.envs.rules import ShotClock
+from kinghill.experiments.tournaments.agent_content import content_key
 from kinghill.experiments.tournaments.bracket import Slot, bracket, bracket_size, champion
+from kinghill.experiments.tournaments.config import check_contents, stored_form
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frames import (
@@ -50,6 +52,8 @@ class KnockoutConfig:
     :param options: noise and shot limit of every frame (its ``round`` must be None: the
         bracket sets it).
     :param seeding: where the seed order came from, for the report ("order" or a report path).
+    :param contents: each entrant's content key (:mod:`.agent_content`); :func:`run_knockout`
+        fills it in from the specs.
     """
 
     agents: tuple[str, ...]
@@ -59,10 +63,12 @@ class KnockoutConfig:
     first_round: int = 1
     options: FrameOptions = field(default_factory=FrameOptions)
     seeding: str = "order"
+    contents: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
             raise TournamentError("give at least two different agents", "agents")
+        object.__setattr__(self, "contents", check_contents(self.agents, self.contents))
         if self.race < 1:
             raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "race")
         if self.first_round < 1:
@@ -122,7 +128,7 @@ class KnockoutConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, as stored in ``tournament.json``."""
-        return {"format": FORMAT, **json.loads(json.dumps(asdict(self)))}
+        return {"format": FORMAT, **stored_form(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> KnockoutConfig:
@@ -232,6 +238,8 @@ def run_knockout(
         ``frame_index=`` as the built-in one does
         (:func:`~kinghill.experiments.tournaments.frame_player.play_frame`).
     """
+    if not config.contents:  # the files and code that decide each entrant's play
+        config = replace(config, contents=tuple(content_key(a) for a in config.agents))
     log = FrameLog(out)
     log.claim(config)
 

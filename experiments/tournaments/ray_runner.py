@@ -6,6 +6,7 @@ Every Ray worker needs kinghill installed (and the frame player's module importa
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -62,6 +63,21 @@ def on_ray(address: str) -> FrameRunner:
                 ray.shutdown()
 
     return run
+
+
+@contextlib.contextmanager
+def connected(address: str) -> Iterator[None]:
+    """Ray joined (or, for 'local', started) once for several runs of :func:`on_ray`, such as
+    a ladder's pairs, instead of once a run; shut down at the end when started here."""
+    ray = import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=None if address == "local" else address, log_to_driver=False)
+    try:
+        yield
+    finally:
+        if started_here:
+            ray.shutdown()
 
 
 def _play(play: Callable[[FrameTask], FrameOutcome], task: FrameTask) -> FrameOutcome:

@@ -288,7 +288,7 @@ RATING_COLUMNS = (
 )
 PLAY_COLUMNS = (
     "agent",
-    "shots/frame",
+    "shots/frame (both players)",
     "fouls/frame",
     "legal pots/visit",
     "colour pots [Wilson 95%]",
@@ -378,6 +378,11 @@ def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> lis
     ]
 
 
+def ratings_lines(report: dict[str, Any]) -> list[str]:
+    """The report's ratings: how they were fitted, then the table (:data:`RATING_COLUMNS`)."""
+    return [report["ratings"] + ".", "", *markdown_table(RATING_COLUMNS, rating_rows(report))]
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     """The report as Markdown tables."""
     names = list(report["agents"])
@@ -391,9 +396,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         "## Ratings",
         "",
-        report["ratings"] + ".",
-        "",
-        *markdown_table(RATING_COLUMNS, rating_rows(report)),
+        *ratings_lines(report),
         "",
         "## Win rates (row against column, Wilson 95%)",
         "",
@@ -475,20 +478,19 @@ def save_report(out: Path, report: dict[str, Any]) -> str:
     ``ratings.png``, ``report.html`` with the frames recorded in ``out``); return its ratings
     table and where the files are."""
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    markdown = render_markdown(report)
-    (out / "report.md").write_text(markdown)
+    (out / "report.md").write_text(render_markdown(report))
     plot_ratings(report, out / "ratings.png")
     write_page(out / HTML_FILE, "Tournament report", round_robin_parts(report), records=out)
-    return summary(markdown, out)
+    return summary(report, out)
 
 
-def summary(markdown: str, out: Path) -> str:
-    """The ratings table of a rendered report and where its files are, for the terminal."""
-    ratings = markdown.split("## Ratings")[1].split("## Win rates")[0].strip()
+def summary(report: dict[str, Any], out: Path) -> str:
+    """For the terminal: the report's ratings (as ``report.md`` gives them) and where its files
+    are."""
     files = ", ".join(
         str(out / name) for name in ("report.md", HTML_FILE, "report.json", "ratings.png")
     )
-    return f"{ratings}\n\nReport: {files}"
+    return "\n".join(ratings_lines(report)) + f"\n\nReport: {files}"
 
 
 def _noise_text(options: dict[str, Any]) -> str:

@@ -1,7 +1,8 @@
 """``evaluate``: rate agents by a round robin, from a script; ``kinghill tournament`` runs it.
 
 Agents are specs (``"heuristic"``, ``"mypkg.players:Careful?depth=3"``), agent classes or
-factories (called with ``seed=`` when they take one), or agent objects (copied for every frame,
+factories (called with ``seed=`` when they take one), decision functions (``lambda view: ...``:
+one required parameter, the view), or agent objects (copied for every frame,
 and re-seeded through ``reset(seed)`` when they have one, so that a frame plays the same in any
 process). Each frame is played by a :class:`Lineup`, the frame player that builds the agents by
 name in whichever process plays the frame.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 import pickle
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -18,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kinghill.agents import AgentSpecError, build_agent, make_agent
-from kinghill.envs import Agent
+from kinghill.agents import AgentSpecError, build_agent, canonical_id, make_agent
+from kinghill.envs import Action, Agent, FrameView
 from kinghill.envs.game.noise import NoiseScale
+from kinghill.experiments.tournaments.agent_content import content_key
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frame_player import play_frame
@@ -34,7 +37,8 @@ from kinghill.experiments.tournaments.runners import (
 )
 
 AgentLike = str | Agent | Callable[..., Any]
-"""What ``evaluate`` takes as an agent: a spec, an agent object, or a class or factory."""
+"""What ``evaluate`` takes as an agent: a spec, an agent object, a class or factory, or a
+decision function."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,10 @@ class SpecMaker:
     def __call__(self, seed: int) -> Agent:
         return make_agent(self.spec, seed)
 
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.spec)
+
 
 @dataclass(frozen=True)
 class FactoryMaker:
@@ -56,6 +64,10 @@ class FactoryMaker:
 
     def __call__(self, seed: int) -> Agent:
         return build_agent(self.factory, seed, name=self.name)
+
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.factory)
 
 
 @dataclass(frozen=True)
@@ -72,9 +84,53 @@ class CopyMaker:
             reset(seed)
         return agent
 
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.agent)
 
-AgentMaker = Callable[[int], Agent]
-"""Builds an agent from a frame's seed for it."""
+
+@dataclass(frozen=True)
+class Decides:
+    """An agent whose decisions are a function ``view -> action`` (``lambda view: ...``)."""
+
+    decide: Callable[[FrameView], Action]
+
+    def act(self, view: FrameView) -> Action:
+        return self.decide(view)
+
+
+@dataclass(frozen=True)
+class DecisionMaker:
+    """The same :class:`Decides` for every frame: a decision function has no state to seed."""
+
+    decide: Callable[[FrameView], Action]
+
+    def __call__(self, seed: int) -> Agent:
+        return Decides(self.decide)
+
+    def content(self) -> str:
+        """What decides the agent's play beyond its name (:func:`content_key`)."""
+        return content_key(self.decide)
+
+
+AgentMaker = SpecMaker | FactoryMaker | CopyMaker | DecisionMaker
+"""Builds an agent from a frame's seed for it (and says what decides its play, ``content``)."""
+
+
+def is_decision_function(candidate: Callable[..., Any]) -> bool:
+    """Whether a callable that is not a class is a decision function (``view -> action``, one
+    required positional parameter other than ``seed``) rather than a factory (called with no
+    argument or ``seed=``)."""
+    try:
+        parameters = inspect.signature(candidate).parameters.values()
+    except (TypeError, ValueError):  # no signature (some callables written in C): a factory
+        return False
+    required = [
+        p
+        for p in parameters
+        if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    return len(required) == 1 and required[0].name != "seed"
 
 
 @dataclass(frozen=True)
@@ -113,14 +169,17 @@ def run_tournament(
     progress: bool | None = None,
 ) -> list[FrameOutcome]:
     """Play (or resume) the round robin ``config`` in the folder ``out`` with ``player`` and
-    return all its frames in index order; frames already in ``out``'s log are not played again.
-    :func:`evaluate` wraps it (agents built by name, the report written).
+    return all its frames in index order; frames already in ``out``'s log are not played again,
+    and a ``config`` that differs from the stored one only by more frames a pair adds them
+    (:meth:`FrameLog.continued`). :func:`evaluate` wraps it (agents built by name, the report
+    written).
 
     :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
     :param progress: show a progress bar; ``None`` shows it on a terminal only.
     :raises TournamentError: ``out`` holds another tournament, or a log that does not fit it.
     """
     log = FrameLog(out)
+    config = log.continued(config)
     log.claim(config)
     schedule = config.schedule()
     log.read(schedule)  # every logged frame checked against the schedule, by its line
@@ -136,12 +195,19 @@ def run_tournament(
 def makers(agents: Sequence[AgentLike] | Mapping[str, AgentLike]) -> dict[str, AgentMaker]:
     """Name every agent and give it a maker: a spec is its own name; a class or factory its
     ``__qualname__``, an object its class's name (numbered when repeated), unless ``agents``
-    is a mapping of names."""
+    is a mapping of names. Two specs of one agent (one :func:`~kinghill.agents.canonical_id`,
+    ``search:120`` and ``search?budget=120``) are refused."""
     named = agents.items() if isinstance(agents, Mapping) else ((None, a) for a in agents)
     result: dict[str, AgentMaker] = {}
+    specs: dict[str, str] = {}  # canonical id -> the spec that gave it
     for given, agent in named:
         maker: AgentMaker
         if isinstance(agent, str):
+            same = specs.setdefault(canonical_id(agent), agent)
+            if same != agent:
+                raise AgentSpecError(
+                    f"{same!r} and {agent!r} are one agent ({canonical_id(agent)}): give it once"
+                )
             name, maker = agent, SpecMaker(agent)
         elif isinstance(agent, type) or not callable(getattr(agent, "act", None)):
             if not callable(agent):
@@ -149,7 +215,10 @@ def makers(agents: Sequence[AgentLike] | Mapping[str, AgentLike]) -> dict[str, A
                     f"{agent!r} is not an agent: give a spec, an agent, or a class or factory"
                 )
             name = getattr(agent, "__qualname__", type(agent).__name__)
-            maker = FactoryMaker(agent, str(given or name))
+            if not isinstance(agent, type) and is_decision_function(agent):
+                maker = DecisionMaker(agent)
+            else:
+                maker = FactoryMaker(agent, str(given or name))
         else:
             name, maker = type(agent).__name__, CopyMaker(agent)  # type: ignore[arg-type]
         name = str(given) if given is not None else _unique(name, result)
@@ -189,8 +258,8 @@ def evaluate(
     """Play a round robin and return its report: every pair plays ``frames`` frames (even),
     seats swapped, each frame seeded from ``seed`` and its index.
 
-    :param agents: specs, agent objects, classes or factories (see the module docstring), or
-        a mapping of names to them.
+    :param agents: specs, agent objects, classes or factories, decision functions (see the
+        module docstring), or a mapping of names to them.
     :param jobs: worker processes (spawned; agents other than specs must then be picklable:
         module-level classes, functions or objects).
     :param noise: execution noise on every shot.
@@ -202,7 +271,8 @@ def evaluate(
         none (:class:`FrameOptions`); agents decide in processes of their own so that this
         and the clock's limits hold (:mod:`kinghill.experiments.tournaments.agent_process`).
     :param out: keep the frame log, report files and records in this folder; an existing one
-        is resumed (same settings only). None plays in a temporary folder.
+        is resumed (same settings only, or more ``frames``, which adds frames to every pair).
+        None plays in a temporary folder.
     :param record: write every frame's shot record to ``out/records`` (needs ``out``).
     :param rating_samples: posterior draws for the rating intervals.
     :param progress: a progress bar (None: on a terminal only).
@@ -225,16 +295,17 @@ def evaluate(
     )
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
+    built = makers(agents) if player is None else {}
+    names = tuple(built) if player is None else tuple(str(n) for n in agents)
+    contents = tuple(maker.content() for maker in built.values())
+    config = TournamentConfig(names, frames, seed, options, contents)
+    if out is not None:  # frames raised on a stored tournament: its schedule, extended
+        config = FrameLog(Path(out)).continued(config)
     if player is None:
-        built = makers(agents)
-        config = TournamentConfig(tuple(built), frames, seed, options)
         for name, maker in built.items():
             _check(name, maker, elsewhere=runner is not in_process)
         frame_of_seed = {task.seed: task.frame for task in config.schedule()} if record else {}
         player = Lineup(built, Path(out) if record and out is not None else None, frame_of_seed)
-    else:
-        names = list(agents) if not isinstance(agents, Mapping) else list(agents.keys())
-        config = TournamentConfig(tuple(str(n) for n in names), frames, seed, options)
     if out is None:
         with tempfile.TemporaryDirectory(prefix="kinghill-evaluate-") as folder:
             played = run_tournament(config, Path(folder), player, runner, progress=progress)

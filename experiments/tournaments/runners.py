@@ -11,6 +11,8 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from kinghill.envs.planning import warm_up
 from kinghill.experiments.tournaments.agent_process import check_main_guard
@@ -51,7 +53,7 @@ def in_worker_processes(jobs: int) -> FrameRunner:
     ) -> Iterator[FrameOutcome]:
         check_main_guard()  # each worker imports the main script first
         warm_up()  # a cold compile of the kernels here, once, not in every worker
-        context = multiprocessing.get_context("spawn")
+        context = _KeptProcesses()
         from_main_thread = threading.current_thread() is threading.main_thread()
         pool = concurrent.futures.ProcessPoolExecutor(
             jobs,
@@ -64,14 +66,31 @@ def in_worker_processes(jobs: int) -> FrameRunner:
             for done in concurrent.futures.as_completed(pending):
                 yield done.result()
         except BaseException:  # also GeneratorExit: the consumer stopped early
-            # no public way to stop an executor's workers before Python 3.14 (terminate_workers)
-            for worker in list(pool._processes.values()):
+            for worker in context.started:
                 worker.terminate()
             raise
         finally:
             pool.shutdown(cancel_futures=True)
 
     return run
+
+
+class _KeptProcesses(multiprocessing.context.SpawnContext):
+    """The spawn start method, keeping every process it makes in :attr:`started`: the executor
+    starts its workers through its context's ``Process``, and terminating them is the runner's
+    own business (the executor offers no public way before Python 3.14's
+    ``terminate_workers``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started: list[BaseProcess] = []
+
+    # typeshed types the attribute as the process class; the executor only calls it
+    def Process(self, *args: Any, **kwargs: Any) -> BaseProcess:  # type: ignore[override]  # noqa: N802
+        """A spawned process, kept."""
+        process = super().Process(*args, **kwargs)
+        self.started.append(process)
+        return process
 
 
 def _start_worker(parent: int, pdeathsig: bool) -> None:

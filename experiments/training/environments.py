@@ -17,12 +17,15 @@ from kinghill.experiments.training.config import LEAGUE, SELF_PLAY, TrainConfig
 
 MONITOR_DIR = "monitor"
 MONITOR_KEYS = ("won",)
-"""Keys of the last ``info`` of an episode that ``Monitor`` logs (see :class:`FrameOutcome`)."""
+"""Keys of the last ``info`` of an episode that ``Monitor`` logs (see :class:`WonColumn`)."""
 
 
-class FrameOutcome(gym.Wrapper[Any, Any, Any, Any]):
-    """Puts ``won`` (1 for a frame won by the learner, else 0) in the last ``info`` of an
-    episode, for the ``Monitor`` log and the learning curve."""
+class WonColumn(gym.Wrapper[Any, Any, Any, Any]):
+    """Puts ``won`` (1.0 for a frame won by the learner, else 0.0) in the last ``info`` of an
+    episode: the ``won`` column of the ``Monitor`` log that the learning curve reads
+    (:mod:`.curve`, a file format kept since the first runs). The env's own ``is_success``
+    says the same as a bool; this is the log's column, a number in every episode's last
+    ``info``."""
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
@@ -56,8 +59,8 @@ def _lean(info: dict[str, Any]) -> dict[str, Any]:
 
 
 def training_guards(env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
-    """``env`` with :class:`FrameOutcome` around it."""
-    return FrameOutcome(env)
+    """``env`` with :class:`WonColumn` around it."""
+    return WonColumn(env)
 
 
 def monitored(env: gym.Env[Any, Any], out: Path, name: str) -> gym.Wrapper[Any, Any, Any, Any]:

@@ -1,4 +1,4 @@
-"""A league for ``kinghill train --opponent league``: the built-in agents named by ``--league``
+"""A league for ``kinghill train sb3 --opponent league``: the built-in agents named by ``--league``
 and the learner's frozen snapshots (``DIR/pool/``, one every ``--refresh`` steps, the latest
 ``--pool-size`` kept in play), sampled by how often the learner loses to them.
 

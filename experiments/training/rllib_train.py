@@ -100,12 +100,12 @@ def own_policy(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
     return str(agent_id)
 
 
-def frame_outcome_callbacks() -> type:
+def won_share_callbacks() -> type:
     """RLlib callbacks that log the share of the last :data:`WINDOW` frames won by
     ``player_0``."""
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
-    class FrameOutcomes(RLlibCallback):
+    class WonShare(RLlibCallback):
         def on_episode_end(
             self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any
         ) -> None:
@@ -113,7 +113,7 @@ def frame_outcome_callbacks() -> type:
             if won is not None and metrics_logger is not None:
                 metrics_logger.log_value("won_player_0", float(won), reduce="mean", window=WINDOW)
 
-    return FrameOutcomes
+    return WonShare
 
 
 def algorithm_config(config: RLlibConfig) -> Any:
@@ -155,7 +155,7 @@ def algorithm_config(config: RLlibConfig) -> Any:
             lr=config.learning_rate,
             entropy_coeff=config.ent_coef,
         )
-        .callbacks(frame_outcome_callbacks())
+        .callbacks(won_share_callbacks())
         .debugging(seed=config.seed)
     )
 

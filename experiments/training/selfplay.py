@@ -1,4 +1,4 @@
-"""Self-play for ``kinghill train --opponent self``: a pool of frozen snapshots of the learner.
+"""Self-play for ``kinghill train sb3 --opponent self``: a pool of frozen snapshots of the learner.
 
 The trainer saves a snapshot into ``DIR/pool/`` at the start and every ``refresh`` steps
 (:class:`SnapshotCallback`); each environment's opponent (:class:`SnapshotPool`, living in the

@@ -1,4 +1,4 @@
-"""A wall-clock budget for training runs: ``kinghill train --time-limit MINUTES``."""
+"""A wall-clock budget for training runs: ``kinghill train sb3|rllib --time-limit MINUTES``."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 imitates the heuristic agent (behaviour cloning) and the value net learns the frames' outcomes,
 so that learning starts from the heuristic's play instead of from random slots.
 
-``kinghill train --algo maskable-ppo --warm-start FRAMES``: FRAMES frames of heuristic against
+``kinghill train sb3 --algo maskable-ppo --warm-start FRAMES``: FRAMES frames of heuristic against
 heuristic (execution noise on) are played; at every decision of either seat the masked
 observation, the action mask and the slot the heuristic chose (speed level x1.0, spin "as
 planned") are recorded, with the frame's result from the decider's seat discounted by the
