@@ -116,7 +116,7 @@ def play_noisy(
     order. A break's actions must place white 1 alike (one table for the batch). ``rulings``:
     the referee's rulings on ``frame`` found so far (:class:`Rulings`; default a new one)."""
     batch, outcomes = _played(frame, state, actions, rng, noise, rulings)
-    return [Played(batch.result(k), *outcome) for k, outcome in enumerate(outcomes)]
+    return [Played(batch.result(k), o.ruling, o.frame, o.state) for k, o in enumerate(outcomes)]
 
 
 def noisy_outcomes(
