@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,11 +35,10 @@ from kinghill.physics import (
     MISCUE_LIMIT,
     N_BALLS,
     WHITES,
-    BallBall,
     NoiseModel,
     Shot,
     TableState,
-    simulate_sampled,
+    simulate_departures,
 )
 
 DEFAULT_BUDGET = 120
@@ -427,83 +426,99 @@ class SearchAgent:
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates`, the pots' aim calibrated."""
-        return [self.prepared(view.state, c) for c in candidates(view)]
+        return self.prepared_all(view.state, candidates(view))
 
     def prepared(self, state: TableState, candidate: Candidate) -> ShotAction:
-        """``candidate``'s action as played: a pot's aim calibrated (:meth:`_calibrated`)."""
-        if candidate.kind == POT and candidate.pot is not None:
-            return self._calibrated(state, candidate.action, candidate.pot)
-        return candidate.action
+        """``candidate``'s action as played: a pot's aim calibrated (:meth:`prepared_all`)."""
+        return self.prepared_all(state, [candidate])[0]
 
-    def _calibrated(self, state: TableState, action: ShotAction, pot: PotCandidate) -> ShotAction:
-        """``action`` with its aim corrected so that, played exactly, the object ball leaves on
-        the pot's heading (:meth:`_aim`); the aims found on the last table asked about are kept,
-        so that the 10.4 choice's two searches from one table calibrate a pot they share
-        once."""
+    def prepared_all(self, state: TableState, found: Sequence[Candidate]) -> list[ShotAction]:
+        """The actions of ``found`` as played: each pot's action with its aim corrected so
+        that, played exactly, the object ball leaves on the pot's heading (:func:`_aims`, the
+        pots measured together); the aims found on the last table asked about are kept, so
+        that the 10.4 choice's two searches from one table calibrate a pot they share once."""
         if self._aims_on is not state:
             self._aims_on, self._aims = state, {}
-        key = (action.shot, pot.object_ball, pot.heading)
-        phi = self._aims.get(key)
-        if phi is None:
-            phi = self._aims[key] = self._aim(state, action, pot)
-        return replace(action, shot=replace(action.shot, phi=phi))
+        keys = [_aim_key(c) for c in found]
+        new = {key: c for key, c in zip(keys, found, strict=True) if key and key not in self._aims}
+        aims = _aims(state, [(c.action.shot, c.pot) for c in new.values() if c.pot is not None])
+        self._aims.update(zip(new, aims, strict=True))
+        return [
+            c.action
+            if key is None
+            else replace(c.action, shot=replace(key[0], phi=self._aims[key]))
+            for key, c in zip(keys, found, strict=True)
+        ]
 
-    def _aim(self, state: TableState, action: ShotAction, pot: PotCandidate) -> float:
-        """The aim at which ``action``'s object ball, played exactly, leaves on the pot's
-        heading: two secant steps on the simulated departure (this corrects throw)."""
-        shot = action.shot
-        phi, step = shot.phi, CALIBRATION_STEP
 
-        def error_at(aim: float) -> float | None:
-            return _heading_error(state, Shot(shot.cue_ball, aim, shot.speed, shot.a, shot.b), pot)
-
-        error = _heading_error(state, shot, pot)
-        for steps_left in range(CALIBRATION_STEPS - 1, -1, -1):
-            if error is None or abs(error) < CALIBRATION_TOLERANCE:
-                break
-            moved = error_at(phi + step)
-            if moved is None or moved == error:
-                break
-            step = -error * step / (moved - error)
-            if abs(step) > MAX_CALIBRATION:
-                break
-            phi = phi + step
-            if steps_left:  # the error at the last aim is not needed: no step follows it
-                error = error_at(phi)
-        return phi
+def _aim_key(candidate: Candidate) -> tuple[Shot, int, float] | None:
+    """What a pot's calibrated aim depends on besides the table (None: not a pot, no aim)."""
+    pot = candidate.pot
+    if candidate.kind != POT or pot is None:
+        return None
+    return (candidate.action.shot, pot.object_ball, pot.heading)
 
 
 def _past(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
 
 
-def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:
-    """How far (rad) the object ball's departure, played exactly, misses the pot's heading;
-    None when the object ball is not struck cleanly first."""
-    run = simulate_sampled(state, shot, DEPARTURE_FPS)
-    ball = pot.object_ball
-    touches = []  # the object ball's first two events
-    for event in run.events:
-        if ball in _balls_of(event):
-            touches.append(event)
-            if len(touches) == 2:
-                break
-    if not touches or not isinstance(touches[0], BallBall):
-        return None
-    start = touches[0].t
-    end = touches[1].t if len(touches) > 1 else run.duration
-    moving = np.flatnonzero((run.times > start) & (run.times < end))
-    if len(moving) < 2:
-        return None
-    (x0, y0), (x1, y1) = run.positions[[moving[0], moving[-1]], ball]
-    return math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi)
+def _aims(state: TableState, pots: Sequence[tuple[Shot, PotCandidate]]) -> list[float]:
+    """For each ``(shot, pot)``, the aim at which the shot's object ball, played exactly from
+    ``state``, leaves on the pot's heading (:func:`_secant`); the secants of all the pots step
+    together, each step's exact shots played in one batch (:func:`_heading_errors`)."""
+    secants = [_secant(shot.phi) for shot, _ in pots]
+    asked = [next(secant) for secant in secants]
+    aims: list[float] = [math.nan] * len(pots)
+    going = list(range(len(pots)))
+    while going:
+        shots = [replace(pots[k][0], phi=asked[k]) for k in going]
+        errors = _heading_errors(state, shots, [pots[k][1] for k in going])
+        still = []
+        for k, error in zip(going, errors, strict=True):
+            try:
+                asked[k] = secants[k].send(error)
+                still.append(k)
+            except StopIteration as done:
+                aims[k] = done.value
+        going = still
+    return aims
 
 
-def _balls_of(event: object) -> tuple[int, ...]:
-    if isinstance(event, BallBall):
-        return (event.a, event.b)
-    ball = getattr(event, "ball", None)
-    return () if ball is None else (ball,)
+def _secant(phi: float) -> Generator[float, float | None, float]:
+    """The calibration of one pot's aim from ``phi``: two secant steps on the departure's
+    heading error (this corrects throw). Yields each aim to measure, is sent its error (None:
+    the object ball not struck cleanly first), and returns the aim found."""
+    step = CALIBRATION_STEP
+    error = yield phi
+    for steps_left in range(CALIBRATION_STEPS - 1, -1, -1):
+        if error is None or abs(error) < CALIBRATION_TOLERANCE:
+            break
+        moved = yield phi + step
+        if moved is None or moved == error:
+            break
+        step = -error * step / (moved - error)
+        if abs(step) > MAX_CALIBRATION:
+            break
+        phi = phi + step
+        if steps_left:  # the error at the last aim is not needed: no step follows it
+            error = yield phi
+    return phi
+
+
+def _heading_errors(
+    state: TableState, shots: Sequence[Shot], pots: Sequence[PotCandidate]
+) -> list[float | None]:
+    """How far (rad) each pot's object ball, played exactly by its shot, leaves off the pot's
+    heading (its departure sampled at :data:`DEPARTURE_FPS`); None when the object ball is not
+    struck cleanly first."""
+    lines, found = simulate_departures(
+        state, shots, [pot.object_ball for pot in pots], DEPARTURE_FPS
+    )
+    return [
+        math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi) if ok else None
+        for (x0, y0, x1, y1), ok, pot in zip(lines.tolist(), found.tolist(), pots, strict=True)
+    ]
 
 
 def _variant(action: ShotAction, factor: float, spin: float) -> ShotAction:

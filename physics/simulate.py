@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from kinghill.physics.arguments import check_arguments
 from kinghill.physics.cue import strike
-from kinghill.physics.events import Event
 from kinghill.physics.kernel import fixed_step, loop
 from kinghill.physics.kernel.table import Table
 from kinghill.physics.result import ShotResult
-from kinghill.physics.sampling import sample, trajectory_of
+from kinghill.physics.sampling import trajectory_of
 from kinghill.physics.shot import NoiseModel, Shot
 from kinghill.physics.state import TableState
 from kinghill.physics.warm_up import warm_up
@@ -67,36 +65,3 @@ def simulate(
         steps=result.steps,
         trajectory=trajectory_of(result.segments, trajectory_fps) if trajectory else None,
     )
-
-
-@dataclass(frozen=True, eq=False)
-class SampledRun:
-    """An exact shot's event log, its duration and the balls' positions sampled at a frame rate
-    (``times``: (T,), ``positions``: (T, 8, 2)): the numbers :func:`simulate` gives with a
-    trajectory (its ``events``, ``duration``, ``trajectory.times`` and
-    ``trajectory.positions``), without the final table built and checked (what measuring a
-    shot needs: the search's aim calibration plays thousands)."""
-
-    events: tuple[Event, ...]
-    duration: float
-    times: np.ndarray
-    positions: np.ndarray
-
-
-def simulate_sampled(state: TableState, shot: Shot, fps: float) -> SampledRun:
-    """``shot`` played exactly from ``state``, its run sampled at ``fps`` (:class:`SampledRun`).
-
-    :raises TypeError: an argument of the wrong type (the message names it).
-    :raises ValueError: the cue ball is not on the table, or ``fps`` is not positive.
-    """
-    check_arguments(state, shot, None, None)
-    if not (math.isfinite(fps) and fps > 0):
-        raise ValueError(f"trajectory_fps must be positive, got {fps}")
-    warm_up()
-    motion = strike(shot, state.spec.radius)
-    table = Table.of(state.spec)
-    result = loop.run(
-        table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=True
-    )
-    times, positions = sample(result.segments, fps)
-    return SampledRun(tuple(result.events()), result.duration, times, positions)

@@ -1,5 +1,7 @@
-"""Many shots in one call: :func:`simulate_many` (a shot per state) and :func:`simulate_noisy`
-(one shot played ``n`` times under execution noise), the loop over the shots compiled too.
+"""Many shots in one call: :func:`simulate_many` (a shot per state), :func:`simulate_noisy`
+(one shot played ``n`` times under execution noise) and :func:`simulate_batch` (their outcomes
+as arrays), the loop over the shots compiled too; :func:`simulate_departures` (how a struck ball
+leaves its first contact, for many exact shots: what the search's aim calibration measures).
 
 Each result is exactly what :func:`kinghill.physics.simulate` returns for the same state and
 shot (and the same noise drawn from ``rng`` in the same order), so a caller can switch between
@@ -10,15 +12,17 @@ is most of the cost of a short shot. Runs on one core; for more, split the batch
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from kinghill.physics.arguments import check_arguments
-from kinghill.physics.cue import motion_of
+from kinghill.physics.cue import motion_of, strike
 from kinghill.physics.events import Event
-from kinghill.physics.kernel.batch import BatchRun, play_batch
+from kinghill.physics.kernel.batch import BatchRun, play_batch, play_departures
 from kinghill.physics.kernel.table import Table
 from kinghill.physics.kernel.workspace import events_of
 from kinghill.physics.names import N_BALLS
@@ -150,3 +154,45 @@ def simulate_noisy(
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"simulate_noisy: n must be a whole number >= 0, got {n!r}")
     return simulate_many([state] * n, [shot] * n, rng, noise=noise or NoiseModel())
+
+
+class Departures(NamedTuple):
+    """What :func:`simulate_departures` returns for ``n`` shots: ``lines[k]``, ``(x0, y0, x1,
+    y1)``, the watched ball's first and last sampled positions of its departure in shot k,
+    where ``found[k]``; NaN where not (its first event was no contact with another ball, or
+    fewer than two samples fell before its next event)."""
+
+    lines: np.ndarray
+    found: np.ndarray
+
+
+def simulate_departures(
+    state: TableState, shots: Sequence[Shot], balls: Sequence[int], fps: float
+) -> Departures:
+    """Each of ``shots`` played exactly from ``state``, and how ball ``balls[k]`` leaves its
+    first contact in shot k (:class:`Departures`): of the positions
+    :func:`~kinghill.physics.simulate` samples with ``trajectory_fps=fps``, that ball's first
+    and last strictly after its first event, which must be a contact with another ball, and
+    before its next event (or the end of the run), the same numbers. No events, tables or
+    trajectories are built (the search's aim calibration plays thousands of shots).
+
+    :raises TypeError: an argument of the wrong type (the message names it).
+    :raises ValueError: the lists differ in length, a cue ball is not on the table, a watched
+        ball is no ball id, or ``fps`` is not positive.
+    """
+    if len(shots) != len(balls):
+        raise ValueError(f"simulate_departures: {len(shots)} shots but {len(balls)} balls")
+    if not (math.isfinite(fps) and fps > 0):
+        raise ValueError(f"simulate_departures: fps must be positive, got {fps}")
+    for shot, ball in zip(shots, balls, strict=True):
+        check_arguments(state, shot, None, None)
+        if not 0 <= ball < N_BALLS:
+            raise ValueError(f"simulate_departures: no ball {ball} to watch")
+    warm_up()
+    motions = np.array([strike(shot, state.spec.radius) for shot in shots]).reshape(-1, 5)
+    cues = np.array([shot.cue_ball for shot in shots], dtype=np.int64)
+    watched = np.array(balls, dtype=np.int64)
+    table = Table.of(state.spec)
+    return Departures(
+        *play_departures(table, state.positions, state.on_table, cues, motions, watched, fps)
+    )

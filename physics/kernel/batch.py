@@ -1,6 +1,7 @@
 """The event loop over a batch of shots, compiled too: what
 :func:`kinghill.physics.simulate_many` plays its shots with (one entry into compiled code for
-the whole batch instead of one a shot)."""
+the whole batch instead of one a shot), and :func:`play_departures`, what
+:func:`kinghill.physics.simulate_departures` measures its shots with."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from typing import NamedTuple
 import numpy as np
 
 from kinghill.physics.jit import njit
-from kinghill.physics.kernel.layout import ON, Start, TableArrays, Work, X, Y
+from kinghill.physics.kernel.layout import BALL_BALL, ON, Start, TableArrays, Work, X, Y
 from kinghill.physics.kernel.loop import play
 from kinghill.physics.kernel.table import Table
 from kinghill.physics.kernel.workspace import workspace
 from kinghill.physics.names import N_BALLS
+from kinghill.physics.sampling import sample
 
 
 class BatchRun(NamedTuple):
@@ -100,3 +102,78 @@ def _play_from(
             on_out[k, b] = flags[b, ON] != 0
         steps[k], durations[k] = n_steps, duration
     return len(cues), False
+
+
+def play_departures(
+    table: Table,
+    positions: np.ndarray,
+    on: np.ndarray,
+    cues: np.ndarray,
+    motions: np.ndarray,
+    balls: np.ndarray,
+    fps: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Shot k from ``positions`` (8 x 2) and ``on`` (one table for the batch) with ball
+    ``cues[k]`` given ``motions[k]``, its paths recorded, for every k: ``(lines, found)``, ball
+    ``balls[k]``'s departure from its first contact sampled at ``fps``
+    (:class:`kinghill.physics.Departures`); resumed in a bigger workspace when one runs out of
+    room."""
+    n = len(cues)
+    lines = np.full((n, 4), np.nan)
+    found = np.zeros(n, dtype=np.bool_)
+    work, done = workspace(), 0
+    while done < n:
+        done = _departures_from(
+            work.work, table.arrays, positions, on, cues, motions, balls, fps, done, lines, found
+        )
+        if done < n:
+            work = work.grown()
+    return lines, found
+
+
+@njit
+def _departures_from(
+    work: Work,
+    table: TableArrays,
+    positions: np.ndarray,
+    on: np.ndarray,
+    cues: np.ndarray,
+    motions: np.ndarray,
+    balls: np.ndarray,
+    fps: float,
+    first: int,
+    lines: np.ndarray,
+    found: np.ndarray,
+) -> int:
+    """Shots ``first``.. into ``lines`` and ``found``: the shots done (fewer when the workspace
+    ran out of room for a shot's paths)."""
+    rec = work.records
+    for k in range(first, len(cues)):
+        m = motions[k]
+        start = Start(positions, on, cues[k], (m[0], m[1], m[2], m[3], m[4]))
+        ok, _, duration = play(work, table, start, True, False)
+        if not ok:
+            return k
+        events, times = rec.events[: rec.counts[0]], rec.times
+        ball, touch, after = balls[k], -1, -1
+        for i in range(len(events)):  # the ball's first two events
+            if events[i, 1] == ball or (events[i, 0] == BALL_BALL and events[i, 2] == ball):
+                if touch < 0:
+                    touch = i
+                else:
+                    after = i
+                    break
+        if touch < 0 or events[touch, 0] != BALL_BALL:
+            continue
+        begin, end = times[touch], times[after] if after >= 0 else duration
+        sampled, path = sample(rec.segments[: rec.counts[1]], fps)
+        i0, i1 = -1, -1
+        for i in range(len(sampled)):
+            if begin < sampled[i] < end:
+                i0 = i if i0 < 0 else i0
+                i1 = i
+        if i0 >= 0 and i1 > i0:
+            lines[k, 0], lines[k, 1] = path[i0, ball, 0], path[i0, ball, 1]
+            lines[k, 2], lines[k, 3] = path[i1, ball, 0], path[i1, ball, 1]
+            found[k] = True
+    return len(cues)
