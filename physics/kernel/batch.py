@@ -15,7 +15,7 @@ from kinghill.physics.kernel.loop import play
 from kinghill.physics.kernel.table import Table
 from kinghill.physics.kernel.workspace import workspace
 from kinghill.physics.names import N_BALLS
-from kinghill.physics.sampling import sample
+from kinghill.physics.sampling import ball_at, sample
 
 
 class BatchRun(NamedTuple):
@@ -87,7 +87,7 @@ def _play_from(
     for k in range(first, len(cues)):
         m = motions[k]
         start = Start(positions[k], on[k], cues[k], (m[0], m[1], m[2], m[3], m[4]))
-        ok, n_steps, duration = play(work, table, start, False, False)
+        ok, n_steps, duration = play(work, table, start, False, False, -1)
         if not ok:
             return k, True
         count = rec.counts[0]
@@ -151,11 +151,12 @@ def _departures_from(
     for k in range(first, len(cues)):
         m = motions[k]
         start = Start(positions, on, cues[k], (m[0], m[1], m[2], m[3], m[4]))
-        ok, _, duration = play(work, table, start, True, False)
+        ball = balls[k]
+        ok, _, duration = play(work, table, start, True, False, ball)
         if not ok:
             return k
         events, times = rec.events[: rec.counts[0]], rec.times
-        ball, touch, after = balls[k], -1, -1
+        touch, after = -1, -1
         for i in range(len(events)):  # the ball's first two events
             if events[i, 1] == ball or (events[i, 0] == BALL_BALL and events[i, 2] == ball):
                 if touch < 0:
@@ -165,11 +166,19 @@ def _departures_from(
                     break
         if touch < 0 or events[touch, 0] != BALL_BALL:
             continue
-        begin, end = times[touch], times[after] if after >= 0 else duration
-        sampled, path = sample(rec.segments[: rec.counts[1]], fps)
+        segments = rec.segments[: rec.counts[1]]
+        if after >= 0:  # the run stopped at the ball's next event: the samples k / fps before
+            first_sample, last_sample = _samples_within(fps, times[touch], times[after])
+            x0, y0 = ball_at(segments, ball, first_sample)
+            x1, y1 = ball_at(segments, ball, last_sample)
+            if last_sample > first_sample:
+                lines[k, 0], lines[k, 1], lines[k, 2], lines[k, 3] = x0, y0, x1, y1
+                found[k] = True
+            continue
+        sampled, path = sample(segments, fps)  # the whole run: to its end, as sampled
         i0, i1 = -1, -1
         for i in range(len(sampled)):
-            if begin < sampled[i] < end:
+            if times[touch] < sampled[i] < duration:
                 i0 = i if i0 < 0 else i0
                 i1 = i
         if i0 >= 0 and i1 > i0:
@@ -177,3 +186,18 @@ def _departures_from(
             lines[k, 2], lines[k, 3] = path[i1, ball, 0], path[i1, ball, 1]
             found[k] = True
     return len(cues)
+
+
+@njit
+def _samples_within(fps: float, begin: float, end: float) -> tuple[float, float]:
+    """The first and the last of the sample times ``k / fps`` strictly between ``begin`` and
+    ``end`` (the last below the first when there is none)."""
+    k = max(0, int(begin * fps) - 1)
+    while k / fps <= begin:
+        k += 1
+    first = k / fps
+    if first >= end:
+        return first, -1.0
+    while (k + 1) / fps < end:
+        k += 1
+    return first, k / fps
