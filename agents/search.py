@@ -14,7 +14,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -102,14 +102,10 @@ def position_values(positions: Sequence[tuple[Frame, TableState]], me: int) -> l
     chances of the unfinished frames found in one compiled call
     (:func:`~kinghill.envs.planning.candidates.best_chances`)."""
     live = [(frame, state) for frame, state in positions if frame.result is None]
-    cues = np.zeros((len(live), N_BALLS), dtype=bool)
-    targets = np.zeros((len(live), N_BALLS), dtype=bool)
-    for k, (frame, state) in enumerate(live):
-        cues[k] = state.on_table & _WHITE
-        if frame.whites_needed(frame.to_move):
-            targets[k] = cues[k]
-        else:
-            targets[k, COLOURED] = state.on_table[COLOURED]
+    on = np.array([state.on_table for _, state in live], dtype=bool).reshape(-1, N_BALLS)
+    cues = on & _WHITE
+    needs = np.array([frame.whites_needed(frame.to_move) > 0 for frame, _ in live], dtype=bool)
+    targets = np.where(needs[:, None], cues, on & _COLOURED)
     chances = iter(best_chances([state for _, state in live], cues, targets).tolist())
     return [
         _result_value(frame.result, me)
@@ -120,7 +116,8 @@ def position_values(positions: Sequence[tuple[Frame, TableState]], me: int) -> l
 
 
 _WHITE = np.isin(np.arange(N_BALLS), WHITES)
-"""Which ball ids are whites."""
+_COLOURED = np.arange(N_BALLS) == COLOURED
+"""Which ball ids are whites, which the coloured ball."""
 
 
 def _result_value(result: FrameResult, me: int) -> float:
@@ -232,7 +229,7 @@ def candidates(view: FrameView) -> list[Candidate]:
     for rank, safety in enumerate(safety_actions(view, SAFETY_CANDIDATES)):
         for speed_step, factor in enumerate(SAFETY_SPEED_FACTORS):
             speed = min(safety.shot.speed * factor, MAX_SPEED)
-            action = replace(safety, shot=replace(safety.shot, speed=speed))
+            action = _reshot(safety, safety.shot.phi, speed, safety.shot.b)
             found.append(Candidate(action, None, SAFETY, rank, speed_step))
     return found
 
@@ -444,9 +441,7 @@ class SearchAgent:
         aims = _aims(state, [(c.action.shot, c.pot) for c in new.values() if c.pot is not None])
         self._aims.update(zip(new, aims, strict=True))
         return [
-            c.action
-            if key is None
-            else replace(c.action, shot=replace(key[0], phi=self._aims[key]))
+            c.action if key is None else _reshot(c.action, self._aims[key], key[0].speed, key[0].b)
             for key, c in zip(keys, found, strict=True)
         ]
 
@@ -472,7 +467,7 @@ def _aims(state: TableState, pots: Sequence[tuple[Shot, PotCandidate]]) -> list[
     aims: list[float] = [math.nan] * len(pots)
     going = list(range(len(pots)))
     while going:
-        shots = [replace(pots[k][0], phi=asked[k]) for k in going]
+        shots = [_aimed(pots[k][0], asked[k]) for k in going]
         errors = _heading_errors(state, shots, [pots[k][1] for k in going])
         still = []
         for k, error in zip(going, errors, strict=True):
@@ -527,4 +522,21 @@ def _variant(action: ShotAction, factor: float, spin: float) -> ShotAction:
     shot = action.shot
     speed = min(shot.speed * factor, MAX_SPEED)
     b = min(max(shot.b + spin, -MISCUE_LIMIT), MISCUE_LIMIT)
-    return replace(action, shot=replace(shot, speed=speed, b=b))
+    return _reshot(action, shot.phi, speed, b)
+
+
+def _reshot(action: ShotAction, phi: float, speed: float, b: float) -> ShotAction:
+    """``action`` with its shot's aim, speed and tip height set, its call and place kept."""
+    shot = action.shot
+    return ShotAction(
+        Shot(shot.cue_ball, phi, speed, shot.a, b),
+        action.call,
+        action.place,
+        action.claim_extension,
+    )
+
+
+def _aimed(shot: Shot, phi: float) -> Shot:
+    """``shot`` at aim ``phi``. Built directly, as :func:`_reshot` is: the search makes
+    thousands, and ``dataclasses.replace`` costs several times as much."""
+    return Shot(shot.cue_ball, phi, shot.speed, shot.a, shot.b)

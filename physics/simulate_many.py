@@ -63,6 +63,13 @@ class ShotBatch:
         """Shot k's events as rows (kind, ball, other): what the rules read of them."""
         return self.run.kinds_balls[self.run.offsets[k] : self.run.offsets[k + 1]]
 
+    def log_keys(self) -> list[bytes]:
+        """Every shot's :meth:`log` as bytes: two shots' keys are equal when their events are,
+        but for the times (what keeps a ruling for a log, found once for the whole batch)."""
+        logs = self.run.kinds_balls.tobytes()
+        ends = (self.run.offsets * self.run.kinds_balls.strides[0]).tolist()
+        return [logs[ends[k] : ends[k + 1]] for k in range(len(self))]
+
     def events(self, k: int) -> list[Event]:
         """Shot k's event log as :mod:`kinghill.physics.events` objects."""
         run = self.run

@@ -155,14 +155,18 @@ class Rulings:
         self.frame = frame
         self._found: dict[tuple[int, bytes], tuple[ShotAction, Ruling, Frame]] = {}
 
-    def rule(self, action: ShotAction, batch: ShotBatch, k: int) -> tuple[Ruling, Frame]:
-        """The ruling on ``batch``'s shot ``k``, played as ``action``, and the frame after it."""
-        key = (id(action), batch.log(k).tobytes())
-        found = self._found.get(key)
-        if found is None or found[0] is not action:  # an id reused by another action
-            ruling = judge(self.frame, action.shot.cue_ball, action.call, batch.events(k))
-            found = self._found[key] = (action, ruling, ruled_frame(self.frame, ruling))
-        return found[1], found[2]
+    def rule(self, actions: Sequence[ShotAction], batch: ShotBatch) -> list[tuple[Ruling, Frame]]:
+        """The ruling on each of ``batch``'s shots, played as ``actions[k]``, and the frame
+        after it."""
+        out = []
+        for k, (action, log) in enumerate(zip(actions, batch.log_keys(), strict=True)):
+            key = (id(action), log)  # the action kept with its ruling: its id is not reused
+            found = self._found.get(key)
+            if found is None:
+                ruling = judge(self.frame, action.shot.cue_ball, action.call, batch.events(k))
+                found = self._found[key] = (action, ruling, ruled_frame(self.frame, ruling))
+            out.append((found[1], found[2]))
+        return out
 
 
 def _played(
@@ -180,10 +184,10 @@ def _played(
         raise ValueError("play_noisy: the rulings kept are another frame's")
     table = shot_position(frame, state, actions[0]) if actions else state
     batch = simulate_batch([table] * len(actions), [a.shot for a in actions], rng, noise=noise)
-    outcomes = []
-    for k, action in enumerate(actions):
-        ruling, after = rulings.rule(action, batch, k)
-        outcomes.append(Outcome(ruling, after, spot(batch.final(k), ruling.to_spot)))
+    outcomes = [
+        Outcome(ruling, after, spot(batch.final(k), ruling.to_spot))
+        for k, (ruling, after) in enumerate(rulings.rule(actions, batch))
+    ]
     return batch, outcomes
 
 
