@@ -95,18 +95,17 @@ def simulate_batch(
 ) -> ShotBatch:
     """:func:`simulate_many`'s shots played, the outcomes kept as arrays (:class:`ShotBatch`):
     no object is built for a sample until it is asked for. The arguments and errors are
-    :func:`simulate_many`'s (a state or shot given many times is checked once)."""
+    :func:`simulate_many`'s."""
     if len(states) != len(shots):
         raise ValueError(f"simulate_many: {len(states)} states but {len(shots)} shots")
     spec = states[0].spec if states else TableSpec()
-    checked: set[tuple[int, int]] = set()
+    if states:
+        check_arguments(states[0], shots[0], rng, noise)
     for k, (state, shot) in enumerate(zip(states, shots, strict=True)):
-        if (id(state), id(shot)) in checked:
-            continue
-        check_arguments(state, shot, rng, noise)
-        if state.spec != spec:
-            raise ValueError(f"simulate_many: states[{k}] is on another table spec")
-        checked.add((id(state), id(shot)))
+        if not _checked(state, shot, spec):
+            check_arguments(state, shot, rng, noise)
+            if state.spec != spec:
+                raise ValueError(f"simulate_many: states[{k}] is on another table spec")
     warm_up()
     n = len(shots)
     numbers = np.array([(s.phi, s.speed, s.a, s.b) for s in shots], dtype=np.float64).reshape(n, 4)
@@ -192,7 +191,8 @@ def simulate_departures(
     if not (math.isfinite(fps) and fps > 0):
         raise ValueError(f"simulate_departures: fps must be positive, got {fps}")
     for shot, ball in zip(shots, balls, strict=True):
-        check_arguments(state, shot, None, None)
+        if not _checked(state, shot, state.spec):
+            check_arguments(state, shot, None, None)
         if not 0 <= ball < N_BALLS:
             raise ValueError(f"simulate_departures: no ball {ball} to watch")
     warm_up()
@@ -202,4 +202,17 @@ def simulate_departures(
     table = Table.of(state.spec)
     return Departures(
         *play_departures(table, state.positions, state.on_table, cues, motions, watched, fps)
+    )
+
+
+def _checked(state: TableState, shot: Shot, spec: TableSpec) -> bool:
+    """Whether ``state`` and ``shot`` are plainly fine for a batch on ``spec`` (a state and a
+    shot as built, on that very spec, the cue ball on the table): the batches' quick check,
+    :func:`~kinghill.physics.arguments.check_arguments` for the rest, which says what is
+    wrong."""
+    return (
+        type(state) is TableState
+        and type(shot) is Shot
+        and state.spec is spec
+        and bool(state.on_table[shot.cue_ball])
     )
