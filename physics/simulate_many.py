@@ -75,6 +75,18 @@ class ShotBatch:
         run = self.run
         return events_of(self.log(k), run.times[run.offsets[k] : run.offsets[k + 1]])
 
+    def untimed_events(self, k: int) -> list[Event]:
+        """Shot k's event log as :meth:`events`, every time 0 (what the rules read of a log is
+        the rest); each event one object kept for the process, not built again."""
+        out = []
+        for row in self.log(k).tolist():
+            key = (row[0], row[1], row[2])
+            event = _UNTIMED.get(key)
+            if event is None:
+                event = _UNTIMED[key] = events_of(np.array([key]), np.zeros(1))[0]
+            out.append(event)
+        return out
+
     def result(self, k: int) -> ShotResult:
         """Shot k's :class:`ShotResult`."""
         return ShotResult(
@@ -84,6 +96,10 @@ class ShotBatch:
             duration=float(self.run.durations[k]),
             steps=int(self.run.steps[k]),
         )
+
+
+_UNTIMED: dict[tuple[int, int, int], Event] = {}
+"""The events of :meth:`ShotBatch.untimed_events` by (kind, ball, other)."""
 
 
 def simulate_batch(

@@ -163,7 +163,8 @@ class Rulings:
             key = (id(action), log)  # the action kept with its ruling: its id is not reused
             found = self._found.get(key)
             if found is None:
-                ruling = judge(self.frame, action.shot.cue_ball, action.call, batch.events(k))
+                events = batch.untimed_events(k)  # the times unread
+                ruling = judge(self.frame, action.shot.cue_ball, action.call, events)
                 found = self._found[key] = (action, ruling, ruled_frame(self.frame, ruling))
             out.append((found[1], found[2]))
         return out
