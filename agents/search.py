@@ -20,7 +20,7 @@ import numpy as np
 
 from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.game import Outcome, Rulings, noisy_outcomes, play_shot
+from kinghill.envs.game import Outcome, Played, Rulings, noisy_outcomes, play_shot
 from kinghill.envs.planning.candidates import PotCandidate, best_chance, best_chances, pots
 from kinghill.envs.planning.menu import (
     fallback_action,
@@ -186,9 +186,10 @@ def outcome_values(
     return leaf_values(leaf, plays, view.player)
 
 
-def leaf_values(leaf: LeafValue, plays: Sequence[Outcome], me: int) -> list[float]:
-    """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order (the
-    hand-made :func:`position_value` batched: :func:`position_values`)."""
+def leaf_values(leaf: LeafValue, plays: Sequence[Played | Outcome], me: int) -> list[float]:
+    """``leaf``'s score for ``me`` of the position each of ``plays`` left (its ``frame`` and
+    ``state``), in order (the hand-made :func:`position_value` batched:
+    :func:`position_values`)."""
     if leaf is position_value:
         return position_values([(p.frame, p.state) for p in plays], me)
     return [leaf(p.frame, p.state, me) for p in plays]

@@ -135,7 +135,9 @@ def simulate_batch(
         positions = np.array([state.positions for state in states]).reshape(n, N_BALLS, 2)
         on = np.array([state.on_table for state in states], dtype=np.bool_).reshape(n, N_BALLS)
     cues = np.array([shot.cue_ball for shot in shots], dtype=np.int64)
-    motions = np.array([motion_of(*row, spec.radius) for row in numbers.tolist()]).reshape(n, 5)
+    motions = np.array(
+        [motion_of(phi, speed, a, b, spec.radius) for phi, speed, a, b in numbers.tolist()]
+    ).reshape(n, 5)
     run = play_batch(Table.of(spec), positions, on, cues, motions)
     run.positions[~run.on_table] = np.nan
     for array in (cues, numbers, *run):
