@@ -314,6 +314,7 @@ class SearchAgent:
         simulations each got and their total score: what an expert's search found."""
         self._aims_on: TableState | None = None
         self._aims: dict[tuple[Shot, int, float], float] = {}
+        self._rulings: Rulings | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -363,40 +364,29 @@ class SearchAgent:
             self.last_arms = []
             return fallback_action(view), -1.0
         arms = self.last_arms = [Arm(a) for a in actions]
-        rulings = Rulings(view.frame)
-        best = self._halve(view, arms, budget, deadline, rulings)
+        best = self._halve(view, arms, budget, deadline)
         while self.time_budget is not None and not _past(deadline):
             budget *= 2  # anytime: halve again with twice the budget, scores kept
-            best = self._halve(view, arms, budget, deadline, rulings)
+            best = self._halve(view, arms, budget, deadline)
         return best.action, best.mean
 
-    def _halve(
-        self,
-        view: FrameView,
-        arms: list[Arm],
-        budget: int,
-        deadline: float | None,
-        rulings: Rulings,
-    ) -> Arm:
+    def _halve(self, view: FrameView, arms: list[Arm], budget: int, deadline: float | None) -> Arm:
         """Successive halving of ``arms`` with about ``budget`` simulations, stopped at
-        ``deadline``; returns the best arm (scores accumulate on the arms; ``rulings``: the
-        referee's on this frame so far)."""
+        ``deadline``; returns the best arm (scores accumulate on the arms)."""
         spent = 0
         rounds = max(1, math.ceil(math.log2(len(arms))))
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
             if deadline is None:  # the round's samples of every arm in one batch
-                spent += self._score(view, [(arm, per_arm) for arm in arms], rulings)
+                spent += self._score(view, [(arm, per_arm) for arm in arms])
             else:
-                spent += self._score_until(view, arms, per_arm, deadline, rulings)
+                spent += self._score_until(view, arms, per_arm, deadline)
             arms = sorted(arms, key=lambda a: a.mean, reverse=True)
             if len(arms) == 1 or _past(deadline) or spent >= budget:
                 return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
 
-    def _score_until(
-        self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float, rulings: Rulings
-    ) -> int:
+    def _score_until(self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float) -> int:
         """``per_arm`` samples of each of ``arms``, arm after arm, in batches of at most
         :data:`DEADLINE_BATCH` with the clock looked at between them; past ``deadline`` only an
         untried arm gets one. Returns the simulations played."""
@@ -405,16 +395,20 @@ class SearchAgent:
             n = per_arm if not _past(deadline) else 0 if arm.count else 1
             while n > 0:
                 batch = min(n, DEADLINE_BATCH)
-                spent += self._score(view, [(arm, batch)], rulings)
+                spent += self._score(view, [(arm, batch)])
                 n = 0 if _past(deadline) else n - batch
         return spent
 
-    def _score(self, view: FrameView, work: list[tuple[Arm, int]], rulings: Rulings) -> int:
+    def _score(self, view: FrameView, work: list[tuple[Arm, int]]) -> int:
         """Each ``(arm, n)`` of ``work``: ``n`` noisy outcomes of the arm's shot valued for the
         player to move and added to the arm, all in one batch of simulations (the noise drawn
-        arm after arm, as one batch an arm would); returns the simulations played."""
+        arm after arm, as one batch an arm would); returns the simulations played. The
+        referee's rulings on the frame are kept while the frame searched stays the same
+        (:class:`~kinghill.envs.game.Rulings`)."""
+        if self._rulings is None or self._rulings.frame is not view.frame:
+            self._rulings = Rulings(view.frame)
         actions = [arm.action for arm, n in work for _ in range(n)]
-        plays = noisy_outcomes(view.frame, view.state, actions, self.rng, self.noise, rulings)
+        plays = noisy_outcomes(view.frame, view.state, actions, self.rng, self.noise, self._rulings)
         values = iter(leaf_values(self.leaf, plays, view.player))
         for arm, n in work:
             for value in itertools.islice(values, n):
