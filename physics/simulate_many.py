@@ -20,7 +20,6 @@ from typing import NamedTuple
 import numpy as np
 
 from kinghill.physics.arguments import check_arguments
-from kinghill.physics.cue import motion_of, strike
 from kinghill.physics.events import Event
 from kinghill.physics.kernel.batch import BatchRun, play_batch, play_departures
 from kinghill.physics.kernel.table import Table
@@ -124,7 +123,7 @@ def simulate_batch(
                 raise ValueError(f"simulate_many: states[{k}] is on another table spec")
     warm_up()
     n = len(shots)
-    numbers = np.array([(s.phi, s.speed, s.a, s.b) for s in shots], dtype=np.float64).reshape(n, 4)
+    numbers = _numbers(shots)
     if noise is not None:
         rng = rng if rng is not None else np.random.default_rng()
         numbers = noise.perturb_many(numbers, rng, spec.radius)
@@ -135,10 +134,7 @@ def simulate_batch(
         positions = np.array([state.positions for state in states]).reshape(n, N_BALLS, 2)
         on = np.array([state.on_table for state in states], dtype=np.bool_).reshape(n, N_BALLS)
     cues = np.array([shot.cue_ball for shot in shots], dtype=np.int64)
-    motions = np.array(
-        [motion_of(phi, speed, a, b, spec.radius) for phi, speed, a, b in numbers.tolist()]
-    ).reshape(n, 5)
-    run = play_batch(Table.of(spec), positions, on, cues, motions)
+    run = play_batch(Table.of(spec), positions, on, cues, numbers, spec.radius)
     run.positions[~run.on_table] = np.nan
     for array in (cues, numbers, *run):
         array.setflags(write=False)
@@ -214,12 +210,14 @@ def simulate_departures(
         if not 0 <= ball < N_BALLS:
             raise ValueError(f"simulate_departures: no ball {ball} to watch")
     warm_up()
-    motions = np.array([strike(shot, state.spec.radius) for shot in shots]).reshape(-1, 5)
+    numbers = _numbers(shots)
     cues = np.array([shot.cue_ball for shot in shots], dtype=np.int64)
     watched = np.array(balls, dtype=np.int64)
     table = Table.of(state.spec)
     return Departures(
-        *play_departures(table, state.positions, state.on_table, cues, motions, watched, fps)
+        *play_departures(
+            table, state.positions, state.on_table, cues, numbers, state.spec.radius, watched, fps
+        )
     )
 
 
@@ -234,3 +232,8 @@ def _checked(state: TableState, shot: Shot, spec: TableSpec) -> bool:
         and state.spec is spec
         and bool(state.on_table[shot.cue_ball])
     )
+
+
+def _numbers(shots: Sequence[Shot]) -> np.ndarray:
+    """The shots' numbers as rows ``(phi, speed, a, b)``, as the batches' kernels take them."""
+    return np.array([(s.phi, s.speed, s.a, s.b) for s in shots], dtype=np.float64).reshape(-1, 4)

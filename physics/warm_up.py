@@ -43,10 +43,11 @@ def warm_up() -> float:
     motion = strike(shot, state.spec.radius)
     raw = loop.run(table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=True)
     trajectory_of(raw.segments, 30.0)
-    motions = np.array([motion])
-    play_batch(table, state.positions[None], state.on_table[None], np.array([1]), motions)
+    radius, cues = state.spec.radius, np.array([1])
+    shots = np.array([[shot.phi, shot.speed, shot.a, shot.b]])
+    play_batch(table, state.positions[None], state.on_table[None], cues, shots, radius)
     play_departures(
-        table, state.positions, state.on_table, np.array([1]), motions, np.array([2]), 30.0
+        table, state.positions, state.on_table, cues, shots, radius, np.array([2]), 30.0
     )
     seconds = time.perf_counter() - start
     if cold:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kinghill.physics.cue import motion_of
 from kinghill.physics.jit import njit
 from kinghill.physics.kernel.layout import BALL_BALL, ON, Start, TableArrays, Work, X, Y
 from kinghill.physics.kernel.loop import play
@@ -34,9 +35,15 @@ class BatchRun(NamedTuple):
 
 
 def play_batch(
-    table: Table, positions: np.ndarray, on: np.ndarray, cues: np.ndarray, motions: np.ndarray
+    table: Table,
+    positions: np.ndarray,
+    on: np.ndarray,
+    cues: np.ndarray,
+    shots: np.ndarray,
+    radius: float,
 ) -> BatchRun:
-    """Shot k from ``positions[k]``, ``on[k]`` with ball ``cues[k]`` given ``motions[k]``, for
+    """Shot k from ``positions[k]``, ``on[k]`` with ball ``cues[k]`` struck as ``shots[k]``
+    (phi, speed, a, b; :func:`~kinghill.physics.cue.motion_of` on balls of ``radius``), for
     every k: shot by shot into the outputs, resumed in a bigger workspace or with bigger outputs
     when one runs out of room. No paths or energies."""
     n = len(cues)
@@ -51,7 +58,7 @@ def play_batch(
     done = 0
     while done < n:
         done, room = _play_from(
-            work.work, table.arrays, positions, on, cues, motions, done,
+            work.work, table.arrays, positions, on, cues, shots, radius, done,
             finals, on_out, steps, durations, offsets, kinds, times,
         )  # fmt: skip
         if done < n and room:
@@ -71,7 +78,8 @@ def _play_from(
     positions: np.ndarray,
     on: np.ndarray,
     cues: np.ndarray,
-    motions: np.ndarray,
+    shots: np.ndarray,
+    radius: float,
     first: int,
     finals: np.ndarray,
     on_out: np.ndarray,
@@ -85,8 +93,8 @@ def _play_from(
     early (the shot not done) when the workspace or the event outputs run out of room."""
     balls, flags, rec = work.balls, work.flags, work.records
     for k in range(first, len(cues)):
-        m = motions[k]
-        start = Start(positions[k], on[k], cues[k], (m[0], m[1], m[2], m[3], m[4]))
+        m = shots[k]
+        start = Start(positions[k], on[k], cues[k], motion_of(m[0], m[1], m[2], m[3], radius))
         ok, n_steps, duration = play(work, table, start, False, False, -1)
         if not ok:
             return k, True
@@ -109,22 +117,34 @@ def play_departures(
     positions: np.ndarray,
     on: np.ndarray,
     cues: np.ndarray,
-    motions: np.ndarray,
+    shots: np.ndarray,
+    radius: float,
     balls: np.ndarray,
     fps: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Shot k from ``positions`` (8 x 2) and ``on`` (one table for the batch) with ball
-    ``cues[k]`` given ``motions[k]``, its paths recorded, for every k: ``(lines, found)``, ball
-    ``balls[k]``'s departure from its first contact sampled at ``fps``
-    (:class:`kinghill.physics.Departures`); resumed in a bigger workspace when one runs out of
-    room."""
+    ``cues[k]`` struck as ``shots[k]`` (as :func:`play_batch`'s), its paths recorded, for every
+    k: ``(lines, found)``, ball ``balls[k]``'s departure from its first contact sampled at
+    ``fps`` (:class:`kinghill.physics.Departures`); resumed in a bigger workspace when one
+    runs out of room."""
     n = len(cues)
     lines = np.full((n, 4), np.nan)
     found = np.zeros(n, dtype=np.bool_)
     work, done = workspace(), 0
     while done < n:
         done = _departures_from(
-            work.work, table.arrays, positions, on, cues, motions, balls, fps, done, lines, found
+            work.work,
+            table.arrays,
+            positions,
+            on,
+            cues,
+            shots,
+            radius,
+            balls,
+            fps,
+            done,
+            lines,
+            found,
         )
         if done < n:
             work = work.grown()
@@ -138,7 +158,8 @@ def _departures_from(
     positions: np.ndarray,
     on: np.ndarray,
     cues: np.ndarray,
-    motions: np.ndarray,
+    shots: np.ndarray,
+    radius: float,
     balls: np.ndarray,
     fps: float,
     first: int,
@@ -149,8 +170,8 @@ def _departures_from(
     ran out of room for a shot's paths)."""
     rec = work.records
     for k in range(first, len(cues)):
-        m = motions[k]
-        start = Start(positions, on, cues[k], (m[0], m[1], m[2], m[3], m[4]))
+        m = shots[k]
+        start = Start(positions, on, cues[k], motion_of(m[0], m[1], m[2], m[3], radius))
         ball = balls[k]
         ok, _, duration = play(work, table, start, True, False, ball)
         if not ok:
