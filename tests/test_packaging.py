@@ -18,6 +18,7 @@ def test_every_source_folder_is_declared_with_its_path() -> None:
         if "__pycache__" not in path.parts
     }
     expected = {"kinghill." + folder.replace("/", "."): folder for folder in folders}
+    expected["kinghill"] = "package"  # kinghill/__init__.py (its __version__)
     assert set(setuptools["packages"]) == set(expected)
     assert setuptools["package-dir"] == expected
 

@@ -3,7 +3,6 @@ arrays; broken or missing records are clear errors."""
 
 import gzip
 import json
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +46,7 @@ def test_a_record_holds_every_decision_of_the_frame(recorded: Path) -> None:
         again = play_frame(*agents, seed, OPTIONS)  # the same frame, not recorded
         shots = load_frame(recorded, index)
         assert (shots.frame, shots.seed, shots.agents) == (index, seed, agents)
-        assert shots.options == asdict(OPTIONS)
+        assert shots.options == OPTIONS.record_fields()
         assert len(shots.decisions) == sum(again.decisions)
         assert sum(d.ruling is not None and d.ruling.shot_played for d in shots.decisions) == (
             again.shots

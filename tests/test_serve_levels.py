@@ -1,13 +1,16 @@
-"""The graded opponents: each level is a named agent that plays, the beginner's shaky hand is
-seeded and leaves the break alone, and the ratings the page shows are those measured on the
-ladder's scale (experiments/serve/levels.json, recomputed here from the committed runs),
-weakest first; and the handicap of rule 5.3 as ``kinghill play``'s flag."""
+"""The graded opponents: each level is a named agent that plays as the spec it is listed with,
+the beginner's shaky hand is seeded and leaves the break alone, and the ratings the page and
+``kinghill agents`` show are those measured on the ladder's scale
+(experiments/serve/levels.json, recomputed here from the committed runs), weakest first; and
+the handicap of rule 5.3 as ``kinghill play``'s flag."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +33,55 @@ def test_each_level_is_a_named_agent_that_plays(name: str) -> None:
     action = make_agent(name, 1).act(game.view())
     game.play(action)  # the referee takes it
     assert game.frame.shots == 2 or game.is_over
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_each_level_plays_as_its_spec(name: str) -> None:
+    """The spec listed beside a level (levels.json) plays the same decisions as the level, from
+    the break on (the club's hand-made break included)."""
+    spec = json.loads(LEVELS_FILE.read_text())["levels"][name]["spec"]
+    level, same = make_agent(name, 5), make_agent(spec, 5)
+    game = Game()
+    game.reset(seed=2)
+    for _ in range(3):
+        if game.is_over:
+            break
+        view = game.view()
+        action = level.act(view)
+        assert same.act(view) == action
+        game.play(action)
+
+
+def test_kinghill_agents_lists_each_level_with_its_spec_and_rating(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["agents"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Graded opponents"))
+    committed = json.loads(LEVELS_FILE.read_text())
+    assert committed["scale"] in lines[start + 1]
+    rows = [line.split() for line in lines[start + 2 :]]
+    assert rows == [
+        [
+            name,
+            entry["spec"],
+            f"{entry['rating']:.0f}",
+            f"[{entry['low']:.0f},",
+            f"{entry['high']:.0f}]",
+        ]
+        for name, entry in ((n, committed["levels"][n]) for n in LEVELS)
+    ]
+
+
+def test_kinghill_agents_lists_the_levels_without_the_serve_extra() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['starlette'] = sys.modules['uvicorn'] = None  # not installed\n"
+        "from kinghill.experiments.cli.app import main\n"
+        "sys.exit(main(['agents']))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1].split()[:2] == ["master", "expert?budget=120"]
 
 
 def test_the_shaky_hand_is_seeded_and_leaves_the_break_alone() -> None:

@@ -1,10 +1,11 @@
-"""MkDocs hook: lay out the ``kinghill`` import namespace for mkdocstrings.
+"""MkDocs hook: lay out the ``kinghill`` import package for mkdocstrings.
 
-The source folders (``physics/``, ``envs/``, ``agents/``, ``experiments/``) become
-``kinghill.*`` only through ``[tool.setuptools.package-dir]``, and the editable install's path
-hook is invisible to static tools. So, as ``.ci/typecheck`` does for mypy, a throwaway tree
-``build/api-src/kinghill/<sub>`` of symlinks onto the folders is made before the build; the
-mkdocstrings handler's ``paths`` points at it (``mkdocs.yml``). Works in a clean clone.
+The source folders (``package/``, ``physics/``, ``envs/``, ``agents/``, ``experiments/``)
+become ``kinghill`` and ``kinghill.*`` only through ``[tool.setuptools.package-dir]``, and the
+editable install's path hook is invisible to static tools. So, as ``.ci/typecheck`` does for
+mypy, a throwaway tree ``build/api-src/kinghill/<sub>`` of symlinks onto the folders is made
+before the build; the mkdocstrings handler's ``paths`` points at it (``mkdocs.yml``). Works in a
+clean clone.
 
 It also keeps the manual's pages in step with the docstrings they quote: a block
 ``<!-- docstring: module.Name -->`` ... ``<!-- /docstring -->`` holds that docstring as Markdown
@@ -31,12 +32,13 @@ SUBPACKAGES = ("physics", "envs", "agents", "experiments")
 
 
 def make_tree() -> Path:
-    """(Re)make ``build/api-src/kinghill`` with one symlink per source folder."""
+    """(Re)make ``build/api-src/kinghill``: its ``__init__.py`` from ``package/`` and one symlink
+    per source folder."""
     package = TREE / "kinghill"
     if package.exists():
         shutil.rmtree(package)
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text('"""kinghill: King of the Hill billiards."""\n')
+    (package / "__init__.py").symlink_to(ROOT / "package" / "__init__.py")
     for sub in SUBPACKAGES:
         (package / sub).symlink_to(ROOT / sub, target_is_directory=True)
     return TREE

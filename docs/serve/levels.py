@@ -1,7 +1,7 @@
-"""The graded opponents' ratings on the ladder's scale (kinghill/experiments/serve/levels.json,
-package data): the zoo's own agents (casual = heuristic@1, club = search-30@1, strong =
-search-120@2, master = expert2@1) read from the zoo's committed matrix, the beginner from its
-ladder run, committed beside this script:
+"""The graded opponents' specs and ratings on the ladder's scale
+(kinghill/experiments/serve/levels.json, package data): the zoo's own agents (casual =
+heuristic@1, club = search-30@1, strong = search-120@2, master = expert2@1) read from the zoo's
+committed matrix, the beginner from its ladder run, committed beside this script:
 
     kinghill ladder kinghill.agents.graded:beginner --cache DIR --jobs 2 \
         --json docs/serve/ladder-beginner.json
@@ -32,14 +32,23 @@ ZOO_IDS = {
     "master": "expert2@1",
 }
 RUNS = {"beginner": "ladder-beginner.json"}
-SPECS = {"beginner": "kinghill.agents.graded:beginner"}
+PLAYS_AS = {
+    "beginner": "kinghill.agents.graded:beginner",
+    "casual": "heuristic",
+    "club": "search:30?learned_break=false",
+    "strong": "search",
+    "master": "expert?budget=120",
+}
+"""The agent spec each level plays as (tests/test_serve_levels.py plays both and compares)."""
+SPECS = {name: PLAYS_AS[name] for name in RUNS}
 LEVELS_JSON = HERE.parents[1] / "experiments" / "serve" / "levels.json"
 ORDER = ("beginner", "casual", "club", "strong", "master")
 
 
-def _entry(standing: Any, source: str) -> dict[str, Any]:
+def _entry(name: str, standing: Any, source: str) -> dict[str, Any]:
     rating = standing["rating"] if isinstance(standing, dict) else standing.rating.__dict__
     return {
+        "spec": PLAYS_AS[name],
         "rating": round(float(rating["estimate"]), 1),
         "low": round(float(rating["low"]), 1),
         "high": round(float(rating["high"]), 1),
@@ -48,16 +57,16 @@ def _entry(standing: Any, source: str) -> dict[str, Any]:
 
 
 def levels() -> dict[str, Any]:
-    """Every level's rating with where it comes from."""
+    """Every level's spec and rating with where the rating comes from."""
     found: dict[str, Any] = {}
     one_x = next(r for r in zoo_results() if float(r.noise_scale) == 1.0)
     zoo = {s.id: s for s in one_x.zoo}
     for name, zoo_id in ZOO_IDS.items():
-        found[name] = _entry(zoo[zoo_id], f"experiments/ladder/zoo/matrix-1x.json ({zoo_id})")
+        found[name] = _entry(name, zoo[zoo_id], f"experiments/ladder/zoo/matrix-1x.json ({zoo_id})")
     for name, file in RUNS.items():
         result = json.loads((HERE / file).read_text())
         (standing,) = result["candidates"]
-        found[name] = _entry(standing, f"docs/serve/{file}")
+        found[name] = _entry(name, standing, f"docs/serve/{file}")
     zoo = load_zoo()
     scale = f"Elo, {zoo.anchor} at {zoo.anchor_rating:g}, noise 1x"
     return {"scale": scale, "levels": {n: found[n] for n in ORDER}}

@@ -9,7 +9,11 @@ import argparse
 from kinghill.envs.game.noise import VARIABLE, NoiseScale, check_noise_scale
 from kinghill.experiments.cli.app import UsageError, positive_float, positive_int
 from kinghill.experiments.tournaments.errors import TournamentError
-from kinghill.experiments.tournaments.options import DEFAULT_DECISION_CAP, FrameOptions
+from kinghill.experiments.tournaments.options import (
+    DEFAULT_DECISION_CAP,
+    MAX_REQUIRED,
+    FrameOptions,
+)
 
 POSITIONALS = {"agent_a": "A", "agent_b": "B"}
 """Parameters that the command line takes as positionals, by their metavar."""
@@ -23,6 +27,26 @@ def noise_scale(text: str) -> NoiseScale:
         raise argparse.ArgumentTypeError(
             f"a number >= 0 (1 = the default noise) or {VARIABLE}, got {text!r}"
         ) from None
+
+
+def whites(text: str) -> int | None:
+    """The whites a player must pot (rule 5.3) as typed, 1 to :data:`MAX_REQUIRED`; None for
+    anything else (the option's parser says what it wanted)."""
+    text = text.strip()
+    return int(text) if text.isdigit() and 1 <= int(text) <= MAX_REQUIRED else None
+
+
+def agent_handicap(text: str) -> tuple[str, int]:
+    """A tournament's ``--handicap`` value, ``NAME=WHITES``: an agent's name and the whites it
+    must pot (the last ``=`` splits them: a spec may hold one)."""
+    name, _, count = text.rpartition("=")
+    required = whites(count)
+    if not name or required is None:
+        raise argparse.ArgumentTypeError(
+            f"NAME=WHITES, an agent of --agents and the whites it must pot, 1-{MAX_REQUIRED}, "
+            f"such as heuristic=2 (got {text!r})"
+        )
+    return name, required
 
 
 def add_noise(parser: argparse.ArgumentParser) -> None:

@@ -133,7 +133,8 @@ def config_from_args(args: argparse.Namespace) -> KnockoutConfig:
         seed=args.seed,
         clock=args.clock is not False,
         first_round=1 if args.round is None else args.round,
-        options=replace(frame_options(args), round=None),  # its rounds set the clock
+        # its rounds set the clock; the handicap follows each entrant (rule 5.3)
+        options=replace(frame_options(args), round=None, handicap=tuple(args.handicap)),
         seeding="order" if args.ratings is None else f"ratings in {args.ratings}",
     )
 

@@ -27,7 +27,12 @@ from kinghill.experiments.cli.app import (
     positive_float,
     seed,
 )
-from kinghill.experiments.cli.frame_options import add_frame_options, frame_options, usage_error
+from kinghill.experiments.cli.frame_options import (
+    add_frame_options,
+    frame_options,
+    usage_error,
+    whites,
+)
 from kinghill.experiments.cli.signals import sigterm_as_interrupt
 from kinghill.experiments.records.replay import write_frame_replay
 from kinghill.experiments.records.store import (
@@ -38,6 +43,7 @@ from kinghill.experiments.records.store import (
 )
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_player import FrameStopped, play_watched
+from kinghill.experiments.tournaments.options import MAX_REQUIRED
 
 REPLAY_FPS = 25.0
 """Default frames per second of replays (GIF delays are whole 1/100 s, so 25 keeps them exact)."""
@@ -99,12 +105,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def handicap(text: str) -> tuple[int, int]:
     """``--handicap``'s value: two whole numbers 1-7, ``A,B`` (rule 5.3)."""
-    parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 2 or not all(p.isdigit() and 1 <= int(p) <= 7 for p in parts):
+    parts = [whites(part) for part in text.split(",")]
+    if len(parts) != 2 or parts[0] is None or parts[1] is None:
         raise argparse.ArgumentTypeError(
-            f"the whites A and B must pot, two whole numbers 1-7 such as 2,3 (got {text!r})"
+            f"the whites A and B must pot, two whole numbers 1-{MAX_REQUIRED} such as 2,3 "
+            f"(got {text!r})"
         )
-    return int(parts[0]), int(parts[1])
+    return parts[0], parts[1]
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:

@@ -22,12 +22,17 @@ from kinghill.experiments.cli.app import (
     positive_int,
     seed,
 )
-from kinghill.experiments.cli.frame_options import add_frame_options, usage_error
+from kinghill.experiments.cli.frame_options import (
+    add_frame_options,
+    agent_handicap,
+    usage_error,
+)
 from kinghill.experiments.cli.signals import sigterm_as_interrupt
 from kinghill.experiments.tournaments.config import DEFAULT_FRAMES
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
 from kinghill.experiments.tournaments.frames import FramePlayer
+from kinghill.experiments.tournaments.options import MAX_REQUIRED
 from kinghill.experiments.tournaments.runners import (
     DEFAULT_PLAYER,
     FrameRunner,
@@ -98,6 +103,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "one here (needs pip install 'kinghill[ray]')",
     )
     add_frame_options(parser)
+    parser.add_argument(
+        "--handicap",
+        nargs="+",
+        type=agent_handicap,
+        default=[],
+        metavar="NAME=WHITES",
+        help="the whites an agent must pot (rule 5.3), whichever seat it has in a frame: NAME "
+        f"as --agents names it (its spec, or the NAME of NAME=SPEC), WHITES 1-{MAX_REQUIRED}; "
+        "an agent not named needs 3 (e.g. --handicap heuristic=2 search=4). Part of the "
+        "tournament: a resume must give the same",
+    )
     parser.add_argument(
         "--rating-samples",
         type=positive_int,
@@ -190,6 +206,7 @@ def _round_robin(args: argparse.Namespace) -> str:
                 round=args.round,
                 max_shots=args.max_shots,
                 decision_cap=args.decision_cap,
+                handicap=args.handicap,
                 out=args.out,
                 record=args.record,
                 rating_samples=args.rating_samples,

@@ -98,7 +98,7 @@ class FrameShots:
     :param agents: the agents' specs or names, seat 0 (the breaker) first.
     :param options: how the frame was played (noise, clock, shot limit), as plain data: the
         fields of the player's options (the tournaments' ``FrameOptions``), so that a record
-        depends on no player.
+        depends on no player; a handicap is in each decision's frame (``required``).
     :param decisions: every decision in order.
     :param final: the table at the end.
     :param result: the frame's result (None if it was stopped before its end).

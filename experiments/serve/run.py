@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from kinghill.envs.planning import warm_up
-from kinghill.experiments.serve.app import LOCAL_HOSTS, create_app
 from kinghill.experiments.serve.levels import LEVELS, level_ratings
 from kinghill.experiments.serve.tables import Tables
 
@@ -32,7 +31,9 @@ def serve(
     seconds without a request; ``ratings`` shown beside the agents' names (default: the graded
     opponents' measured ratings). Bound to another host than this machine's, the server answers
     any Host header (whoever can reach the address can play)."""
-    import uvicorn
+    import uvicorn  # the serve extra, imported here: kinghill agents reads the levels without it
+
+    from kinghill.experiments.serve.app import LOCAL_HOSTS, create_app
 
     warm_up()  # the kernels compiled (or loaded) before the first page waits on them
     tables = Tables(out, agents, max_games=max_games, idle=idle)

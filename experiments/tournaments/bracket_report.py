@@ -13,7 +13,7 @@ from typing import Any
 from kinghill.experiments.htmlreport import HTML_FILE, Part, Picture, Table, Text, write_page
 from kinghill.experiments.tournaments.bracket import Slot
 from kinghill.experiments.tournaments.knockout import KnockoutConfig, KnockoutState
-from kinghill.experiments.tournaments.report import markdown_table
+from kinghill.experiments.tournaments.report import handicap_text, markdown_table
 
 MATCH_FIELDS = (
     "wins",
@@ -124,7 +124,8 @@ THINKING_COLUMNS = (
 
 
 def knockout_settings(report: dict[str, Any]) -> str:
-    """The report's first line: entrants by seed, the matches, seed, noise, shot limit, clock."""
+    """The report's first line: entrants by seed, the matches, seed, noise, shot limit, clock,
+    handicap."""
     config = report["config"]
     options = config["options"]
     entrants = ", ".join(f"{n}. {name}" for n, name in enumerate(config["agents"], start=1))
@@ -137,7 +138,7 @@ def knockout_settings(report: dict[str, Any]) -> str:
         f"Entrants by seed: {entrants} (seeding: {config['seeding']}). "
         f"Matches: race to {config['race']}, break alternating. Seed: {config['seed']}. "
         f"Noise: {'on' if options['noise'] else 'off'}. Shot limit: {options['max_shots']}. "
-        f"Time control: {clock}."
+        f"Time control: {clock}." + handicap_text(options.get("handicap", []), config["agents"])
     )
 
 

@@ -28,21 +28,37 @@ def check_contents(agents: tuple[str, ...], contents: tuple[str, ...]) -> tuple[
     return tuple(contents) if any(contents) else ()
 
 
+def check_handicap(agents: tuple[str, ...], options: FrameOptions) -> None:
+    """Refuse a handicap that names an agent the tournament does not have.
+
+    :raises TournamentError: naming the first such name.
+    """
+    strangers = [name for name, _ in options.handicap if name not in agents]
+    if strangers:
+        raise TournamentError(
+            f"{strangers[0]!r} is not an agent of the tournament ({', '.join(agents)})",
+            "handicap",
+        )
+
+
 def stored_form(config: Any) -> dict[str, Any]:
     """A config dataclass as JSON, as stored in ``tournament.json``: without ``contents`` when
-    no agent has a content key, nor ``earlier`` when frames were never raised (what such a
-    tournament always stored)."""
+    no agent has a content key, nor ``earlier`` when frames were never raised, nor the options'
+    ``handicap`` when no agent has one (what such a tournament always stored)."""
     data = json.loads(json.dumps(asdict(config)))
     for key in ("contents", "earlier"):
         if not any(data.get(key, ())):
             data.pop(key, None)
+    if not data["options"]["handicap"]:
+        del data["options"]["handicap"]
     return data
 
 
 @dataclass(frozen=True)
 class TournamentConfig:
     """Everything that decides a tournament's results (not how it is run): the agents' names,
-    frames a pair, seed and frame options, and ``contents``, each agent's
+    frames a pair, seed and frame options (their ``handicap`` naming agents of these), and
+    ``contents``, each agent's
     :func:`~kinghill.experiments.tournaments.agent_content.content_key` (the files its spec
     names, a plug-in's version or module file; empty, and not stored, when only names decide).
 
@@ -68,6 +84,7 @@ class TournamentConfig:
                 "frames",
             )
         object.__setattr__(self, "contents", check_contents(self.agents, self.contents))
+        check_handicap(self.agents, self.options)
         counts = (*self.earlier, self.frames)
         if any(c < 2 or c % 2 for c in self.earlier) or list(counts) != sorted(set(counts)):
             raise TournamentError(

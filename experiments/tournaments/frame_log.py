@@ -37,6 +37,19 @@ class StoredConfig(Protocol):
     def from_dict(cls, data: Any) -> StoredConfig: ...
 
 
+def _differences(
+    stored: Mapping[str, Any], wanted: Mapping[str, Any], prefix: str = ""
+) -> Iterable[tuple[str, Any, Any]]:
+    """The keys where two configs differ, with both values; nested objects by their keys
+    (``options.handicap``), so that a message names only what changed."""
+    for key in {**stored, **wanted}:
+        was, asked = stored.get(key), wanted.get(key)
+        if isinstance(was, Mapping) and isinstance(asked, Mapping):
+            yield from _differences(was, asked, f"{prefix}{key}.")
+        elif was != asked:
+            yield f"{prefix}{key}", was, asked
+
+
 class FrameLog:
     """``DIR/tournament.json`` (the config) and ``DIR/frames.jsonl`` (one line per frame)."""
 
@@ -92,9 +105,8 @@ class FrameLog:
             return
         if stored != wanted:
             diffs = ", ".join(
-                f"{key}: stored {stored.get(key)!r}, asked {wanted.get(key)!r}"
-                for key in {**stored, **wanted}
-                if stored.get(key) != wanted.get(key)
+                f"{key}: stored {was!r}, asked {asked!r}"
+                for key, was, asked in _differences(stored, wanted)
             )
             raise TournamentError(
                 f"{self.config_path.parent} holds a different tournament ({diffs}); "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pickle
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,7 +35,8 @@ from kinghill.physics import NoiseModel
 
 def new_game(options: FrameOptions, trajectory_fps: float | None = None) -> Game:
     """A game played under ``options``: noise at its scale, shot limit and the round's clock
-    (each seat needs 3 whites until ``game.required`` says otherwise before ``reset``)."""
+    (each seat needs 3 whites until ``game.required`` says otherwise before ``reset``:
+    ``options.required(agents)`` for the agents' handicaps)."""
     return Game(
         noise=scaled(NoiseModel(), options.noise_scale) if options.noise else None,
         shot_limit=options.max_shots,
@@ -175,7 +176,8 @@ def play_frame(
         shooter[0] = tally.add(decided, shooter[0])
 
     game = new_game(options)
-    recorder = ShotRecorder(frame_index, seed, (agent_a, agent_b), asdict(options))
+    game.required = options.required((agent_a, agent_b))  # each agent's handicap (5.3)
+    recorder = ShotRecorder(frame_index, seed, (agent_a, agent_b), options.record_fields())
     shots = _play(game, seats, seed, options, recorder, count)
     frame = game.frame
     if record is not None:
@@ -214,7 +216,7 @@ def play_watched(
     here: Mapping[str, Agent] | None = None,
     watch: Watcher | None = None,
     trajectory_fps: float | None = None,
-    required: tuple[int, int] = (3, 3),
+    required: tuple[int, int] | None = None,
 ) -> FrameShots:
     """Play one frame to be watched (what ``kinghill play`` runs) and return its shot record:
     every decision, the final table and the result. ``agent_a`` in seat 0 breaks; the agents
@@ -228,7 +230,8 @@ def play_watched(
     :param trajectory_fps: sample each shot's ball paths this many times a simulated second
         (for an animation or a replay); None keeps none.
     :param required: the whites ``agent_a`` and ``agent_b`` must pot (5.3, R-handicap; the
-        record keeps them in every decision's frame).
+        record keeps them in every decision's frame); None: their ``options.handicap`` (3 for
+        an agent it does not name).
     :raises TournamentError: an agent that cannot be built (``agent_a`` or ``agent_b``).
     :raises FrameStopped: the user stopped the frame; the decisions played are kept in it.
     """
@@ -248,8 +251,8 @@ def play_watched(
             raise TournamentError(str(error), parameter) from None
         seats.append(process)
     game = new_game(options, trajectory_fps)
-    game.required = required  # the handicap (5.3), read by reset
-    recorder = ShotRecorder(0, seed, names, asdict(options))
+    game.required = options.required(names) if required is None else required  # 5.3
+    recorder = ShotRecorder(0, seed, names, options.record_fields())
     try:
         return _play(game, seats, seed, options, recorder, watch)
     except KeyboardInterrupt as stop:

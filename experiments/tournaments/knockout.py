@@ -21,7 +21,7 @@ from typing import Any, cast
 from kinghill.envs.rules import ShotClock
 from kinghill.experiments.tournaments.agent_content import content_key
 from kinghill.experiments.tournaments.bracket import Slot, bracket, bracket_size, champion
-from kinghill.experiments.tournaments.config import check_contents, stored_form
+from kinghill.experiments.tournaments.config import check_contents, check_handicap, stored_form
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frames import (
@@ -49,8 +49,8 @@ class KnockoutConfig:
     :param seed: the tournament seed; match and frame seeds follow from it.
     :param clock: time control of section 12 by round; False plays every round untimed (12.1).
     :param first_round: the tournament round of the bracket's first round.
-    :param options: noise and shot limit of every frame (its ``round`` must be None: the
-        bracket sets it).
+    :param options: noise, shot limit and handicap of every frame (its ``round`` must be None:
+        the bracket sets it).
     :param seeding: where the seed order came from, for the report ("order" or a report path).
     :param contents: each entrant's content key (:mod:`.agent_content`); :func:`run_knockout`
         fills it in from the specs.
@@ -69,6 +69,7 @@ class KnockoutConfig:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
             raise TournamentError("give at least two different agents", "agents")
         object.__setattr__(self, "contents", check_contents(self.agents, self.contents))
+        check_handicap(self.agents, self.options)
         if self.race < 1:
             raise TournamentError(f"must be at least 1 frame (got {self.race!r})", "race")
         if self.first_round < 1:

@@ -316,11 +316,24 @@ def settings_lines(report: dict[str, Any]) -> list[str]:
     return [
         f"Agents: {', '.join(report['agents'])}. Frames per pair: {config['frames']} "
         f"(seats swapped). Seed: {config['seed']}. Noise: {_noise_text(options)}. "
-        f"Time control: {clock}. Shot limit: {options['max_shots']}.",
+        f"Time control: {clock}. Shot limit: {options['max_shots']}."
+        + handicap_text(options.get("handicap", []), config["agents"]),
         f"Frames played: {report['frames_played']} of {report['frames_scheduled']}; "
         f"truncated (draws, half a point each): {report['truncated_frames']}. "
         f"Breaker (seat 0) wins: {format_interval(report['breaker_wins'])}.",
     ]
+
+
+def handicap_text(handicap: Sequence[Sequence[Any]], agents: Sequence[str]) -> str:
+    """How a report names the handicap of ``agents`` (5.3): ``" Handicap (5.3): a needs 2
+    whites, b 4, the others 3."``, or nothing when there is none."""
+    if not handicap:
+        return ""
+    (first, whites), *rest = handicap
+    named = [f"{first} needs {whites} white{'' if whites == 1 else 's'}"]
+    named += [f"{name} {count}" for name, count in rest]
+    others = ", the others 3" if len(handicap) < len(agents) else ""
+    return f" Handicap (5.3): {', '.join(named)}{others}."
 
 
 def rating_rows(report: dict[str, Any]) -> list[list[str]]:

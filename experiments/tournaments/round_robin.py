@@ -15,7 +15,7 @@ import functools
 import inspect
 import pickle
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -248,6 +248,7 @@ def evaluate(
     round: int | None = None,
     max_shots: int = 200,
     decision_cap: float = DEFAULT_DECISION_CAP,
+    handicap: Mapping[str, int] | Iterable[tuple[str, int]] = (),
     out: str | Path | None = None,
     record: bool = False,
     rating_samples: int = 1000,
@@ -270,6 +271,9 @@ def evaluate(
     :param decision_cap: seconds after which an untimed decision is cut off and charged as
         none (:class:`FrameOptions`); agents decide in processes of their own so that this
         and the clock's limits hold (:mod:`kinghill.experiments.tournaments.agent_process`).
+    :param handicap: the whites an agent must pot (rule 5.3), by its name, whichever seat it
+        has in a frame (``{"heuristic": 2, "search": 4}``, or such pairs), 1-7; 3 for an agent
+        not named. Part of the stored config: a resume with another handicap is refused.
     :param out: keep the frame log, report files and records in this folder; an existing one
         is resumed (same settings only, or more ``frames``, which adds frames to every pair).
         None plays in a temporary folder.
@@ -292,6 +296,7 @@ def evaluate(
         max_shots=max_shots,
         decision_cap=decision_cap,
         noise_scale=noise_scale,
+        handicap=tuple(handicap.items() if isinstance(handicap, Mapping) else handicap),
     )
     if runner is None:
         runner = in_process if jobs <= 1 else in_worker_processes(jobs)
