@@ -210,7 +210,7 @@ class PriorSearchAgent(SearchAgent):
             logits = self.net.logits(arm_features(view, found))
             kept = sorted(np.argsort(-logits, kind="stable")[: self.arms].tolist())
         self.last_kept = kept
-        return [self.prepared(view.state, found[k]) for k in kept]
+        return self.prepared_all(view.state, [found[k] for k in kept])
 
 
 def prior_search(

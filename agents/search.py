@@ -13,14 +13,14 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
-from kinghill.envs.game import Played, play_noisy, play_shot
+from kinghill.envs.game import Outcome, Played, Rulings, noisy_outcomes, play_shot
 from kinghill.envs.planning.candidates import PotCandidate, best_chance, best_chances, pots
 from kinghill.envs.planning.menu import (
     fallback_action,
@@ -35,11 +35,10 @@ from kinghill.physics import (
     MISCUE_LIMIT,
     N_BALLS,
     WHITES,
-    BallBall,
     NoiseModel,
     Shot,
     TableState,
-    simulate,
+    simulate_departures,
 )
 
 DEFAULT_BUDGET = 120
@@ -103,14 +102,10 @@ def position_values(positions: Sequence[tuple[Frame, TableState]], me: int) -> l
     chances of the unfinished frames found in one compiled call
     (:func:`~kinghill.envs.planning.candidates.best_chances`)."""
     live = [(frame, state) for frame, state in positions if frame.result is None]
-    cues = np.zeros((len(live), N_BALLS), dtype=bool)
-    targets = np.zeros((len(live), N_BALLS), dtype=bool)
-    for k, (frame, state) in enumerate(live):
-        cues[k] = state.on_table & _WHITE
-        if frame.whites_needed(frame.to_move):
-            targets[k] = cues[k]
-        else:
-            targets[k, COLOURED] = state.on_table[COLOURED]
+    on = np.array([state.on_table for _, state in live], dtype=bool).reshape(-1, N_BALLS)
+    cues = on & _WHITE
+    needs = np.array([frame.whites_needed(frame.to_move) > 0 for frame, _ in live], dtype=bool)
+    targets = np.where(needs[:, None], cues, on & _COLOURED)
     chances = iter(best_chances([state for _, state in live], cues, targets).tolist())
     return [
         _result_value(frame.result, me)
@@ -121,7 +116,8 @@ def position_values(positions: Sequence[tuple[Frame, TableState]], me: int) -> l
 
 
 _WHITE = np.isin(np.arange(N_BALLS), WHITES)
-"""Which ball ids are whites."""
+_COLOURED = np.arange(N_BALLS) == COLOURED
+"""Which ball ids are whites, which the coloured ball."""
 
 
 def _result_value(result: FrameResult, me: int) -> float:
@@ -186,15 +182,15 @@ def outcome_values(
     """``action`` from ``view`` played ``n`` times under ``noise`` (drawn from ``rng``), each
     outcome ruled by the referee and scored by ``leaf`` for ``view``'s player: what the search
     learns of a shot."""
-    plays = play_noisy(view.frame, view.state, [action] * n, rng, noise)
+    plays = noisy_outcomes(view.frame, view.state, [action] * n, rng, noise)
     return leaf_values(leaf, plays, view.player)
 
 
-def leaf_values(leaf: LeafValue, plays: list[Played], me: int) -> list[float]:
-    """``leaf``'s score for ``me`` of the position each of ``plays`` left, in order (the
-    hand-made :func:`position_value` batched: :func:`position_values`; a leaf with a ``many``
-    method, such as :class:`~kinghill.agents.position_value.PositionValue`, scores them all in
-    one call)."""
+def leaf_values(leaf: LeafValue, plays: Sequence[Played | Outcome], me: int) -> list[float]:
+    """``leaf``'s score for ``me`` of the position each of ``plays`` left (its ``frame`` and
+    ``state``), in order (the hand-made :func:`position_value` batched:
+    :func:`position_values`; a leaf with a ``many`` method, such as
+    :class:`~kinghill.agents.position_value.PositionValue`, scores them all in one call)."""
     if leaf is position_value:
         return position_values([(p.frame, p.state) for p in plays], me)
     many = getattr(leaf, "many", None)
@@ -238,7 +234,7 @@ def candidates(view: FrameView) -> list[Candidate]:
     for rank, safety in enumerate(safety_actions(view, SAFETY_CANDIDATES)):
         for speed_step, factor in enumerate(SAFETY_SPEED_FACTORS):
             speed = min(safety.shot.speed * factor, MAX_SPEED)
-            action = replace(safety, shot=replace(safety.shot, speed=speed))
+            action = _reshot(safety, safety.shot.phi, speed, safety.shot.b)
             found.append(Candidate(action, None, SAFETY, rank, speed_step))
     return found
 
@@ -322,6 +318,7 @@ class SearchAgent:
         simulations each got and their total score: what an expert's search found."""
         self._aims_on: TableState | None = None
         self._aims: dict[tuple[Shot, int, float], float] = {}
+        self._rulings: Rulings | None = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -409,9 +406,13 @@ class SearchAgent:
     def _score(self, view: FrameView, work: list[tuple[Arm, int]]) -> int:
         """Each ``(arm, n)`` of ``work``: ``n`` noisy outcomes of the arm's shot valued for the
         player to move and added to the arm, all in one batch of simulations (the noise drawn
-        arm after arm, as one batch an arm would); returns the simulations played."""
+        arm after arm, as one batch an arm would); returns the simulations played. The
+        referee's rulings on the frame are kept while the frame searched stays the same
+        (:class:`~kinghill.envs.game.Rulings`)."""
+        if self._rulings is None or self._rulings.frame is not view.frame:
+            self._rulings = Rulings(view.frame)
         actions = [arm.action for arm, n in work for _ in range(n)]
-        plays = play_noisy(view.frame, view.state, actions, self.rng, self.noise)
+        plays = noisy_outcomes(view.frame, view.state, actions, self.rng, self.noise, self._rulings)
         values = iter(leaf_values(self.leaf, plays, view.player))
         for arm, n in work:
             for value in itertools.islice(values, n):
@@ -421,73 +422,97 @@ class SearchAgent:
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates`, the pots' aim calibrated."""
-        return [self.prepared(view.state, c) for c in candidates(view)]
+        return self.prepared_all(view.state, candidates(view))
 
     def prepared(self, state: TableState, candidate: Candidate) -> ShotAction:
-        """``candidate``'s action as played: a pot's aim calibrated (:meth:`_calibrated`)."""
-        if candidate.kind == POT and candidate.pot is not None:
-            return self._calibrated(state, candidate.action, candidate.pot)
-        return candidate.action
+        """``candidate``'s action as played: a pot's aim calibrated (:meth:`prepared_all`)."""
+        return self.prepared_all(state, [candidate])[0]
 
-    def _calibrated(self, state: TableState, action: ShotAction, pot: PotCandidate) -> ShotAction:
-        """``action`` with its aim corrected so that, played exactly, the object ball leaves on
-        the pot's heading (:meth:`_aim`); the aims found on the last table asked about are kept,
-        so that the 10.4 choice's two searches from one table calibrate a pot they share
-        once."""
+    def prepared_all(self, state: TableState, found: Sequence[Candidate]) -> list[ShotAction]:
+        """The actions of ``found`` as played: each pot's action with its aim corrected so
+        that, played exactly, the object ball leaves on the pot's heading (:func:`_aims`, the
+        pots measured together); the aims found on the last table asked about are kept, so
+        that the 10.4 choice's two searches from one table calibrate a pot they share once."""
         if self._aims_on is not state:
             self._aims_on, self._aims = state, {}
-        key = (action.shot, pot.object_ball, pot.heading)
-        phi = self._aims.get(key)
-        if phi is None:
-            phi = self._aims[key] = self._aim(state, action, pot)
-        return replace(action, shot=replace(action.shot, phi=phi))
+        keys = [_aim_key(c) for c in found]
+        new = {key: c for key, c in zip(keys, found, strict=True) if key and key not in self._aims}
+        aims = _aims(state, [(c.action.shot, c.pot) for c in new.values() if c.pot is not None])
+        self._aims.update(zip(new, aims, strict=True))
+        return [
+            c.action if key is None else _reshot(c.action, self._aims[key], key[0].speed, key[0].b)
+            for key, c in zip(keys, found, strict=True)
+        ]
 
-    def _aim(self, state: TableState, action: ShotAction, pot: PotCandidate) -> float:
-        """The aim at which ``action``'s object ball, played exactly, leaves on the pot's
-        heading: two secant steps on the simulated departure (this corrects throw)."""
-        phi, step = action.shot.phi, CALIBRATION_STEP
-        error = _heading_error(state, replace(action.shot, phi=phi), pot)
-        for _ in range(CALIBRATION_STEPS):
-            if error is None or abs(error) < CALIBRATION_TOLERANCE:
-                break
-            moved = _heading_error(state, replace(action.shot, phi=phi + step), pot)
-            if moved is None or moved == error:
-                break
-            step = -error * step / (moved - error)
-            if abs(step) > MAX_CALIBRATION:
-                break
-            phi = phi + step
-            error = _heading_error(state, replace(action.shot, phi=phi), pot)
-        return phi
+
+def _aim_key(candidate: Candidate) -> tuple[Shot, int, float] | None:
+    """What a pot's calibrated aim depends on besides the table (None: not a pot, no aim)."""
+    pot = candidate.pot
+    if candidate.kind != POT or pot is None:
+        return None
+    return (candidate.action.shot, pot.object_ball, pot.heading)
 
 
 def _past(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
 
 
-def _heading_error(state: TableState, shot: Shot, pot: PotCandidate) -> float | None:
-    """How far (rad) the object ball's departure, played exactly, misses the pot's heading;
-    None when the object ball is not struck cleanly first."""
-    result = simulate(state, shot, trajectory=True, trajectory_fps=DEPARTURE_FPS)
-    ball = pot.object_ball
-    touches = [e for e in result.events if ball in _balls_of(e)]
-    if not touches or not isinstance(touches[0], BallBall) or result.trajectory is None:
-        return None
-    start = touches[0].t
-    end = touches[1].t if len(touches) > 1 else result.duration
-    times = result.trajectory.times
-    moving = np.flatnonzero((times > start) & (times < end))
-    if len(moving) < 2:
-        return None
-    (x0, y0), (x1, y1) = result.trajectory.positions[[moving[0], moving[-1]], ball]
-    return math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi)
+def _aims(state: TableState, pots: Sequence[tuple[Shot, PotCandidate]]) -> list[float]:
+    """For each ``(shot, pot)``, the aim at which the shot's object ball, played exactly from
+    ``state``, leaves on the pot's heading (:func:`_secant`); the secants of all the pots step
+    together, each step's exact shots played in one batch (:func:`_heading_errors`)."""
+    secants = [_secant(shot.phi) for shot, _ in pots]
+    asked = [next(secant) for secant in secants]
+    aims: list[float] = [math.nan] * len(pots)
+    going = list(range(len(pots)))
+    while going:
+        shots = [_aimed(pots[k][0], asked[k]) for k in going]
+        errors = _heading_errors(state, shots, [pots[k][1] for k in going])
+        still = []
+        for k, error in zip(going, errors, strict=True):
+            try:
+                asked[k] = secants[k].send(error)
+                still.append(k)
+            except StopIteration as done:
+                aims[k] = done.value
+        going = still
+    return aims
 
 
-def _balls_of(event: object) -> tuple[int, ...]:
-    if isinstance(event, BallBall):
-        return (event.a, event.b)
-    ball = getattr(event, "ball", None)
-    return () if ball is None else (ball,)
+def _secant(phi: float) -> Generator[float, float | None, float]:
+    """The calibration of one pot's aim from ``phi``: two secant steps on the departure's
+    heading error (this corrects throw). Yields each aim to measure, is sent its error (None:
+    the object ball not struck cleanly first), and returns the aim found."""
+    step = CALIBRATION_STEP
+    error = yield phi
+    for steps_left in range(CALIBRATION_STEPS - 1, -1, -1):
+        if error is None or abs(error) < CALIBRATION_TOLERANCE:
+            break
+        moved = yield phi + step
+        if moved is None or moved == error:
+            break
+        step = -error * step / (moved - error)
+        if abs(step) > MAX_CALIBRATION:
+            break
+        phi = phi + step
+        if steps_left:  # the error at the last aim is not needed: no step follows it
+            error = yield phi
+    return phi
+
+
+def _heading_errors(
+    state: TableState, shots: Sequence[Shot], pots: Sequence[PotCandidate]
+) -> list[float | None]:
+    """How far (rad) each pot's object ball, played exactly by its shot, leaves off the pot's
+    heading (its departure sampled at :data:`DEPARTURE_FPS`); None when the object ball is not
+    struck cleanly first."""
+    lines, found = simulate_departures(
+        state, shots, [pot.object_ball for pot in pots], DEPARTURE_FPS
+    )
+    return [
+        math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi) if ok else None
+        for (x0, y0, x1, y1), ok, pot in zip(lines.tolist(), found.tolist(), pots, strict=True)
+    ]
 
 
 def _variant(action: ShotAction, factor: float, spin: float) -> ShotAction:
@@ -496,4 +521,21 @@ def _variant(action: ShotAction, factor: float, spin: float) -> ShotAction:
     shot = action.shot
     speed = min(shot.speed * factor, MAX_SPEED)
     b = min(max(shot.b + spin, -MISCUE_LIMIT), MISCUE_LIMIT)
-    return replace(action, shot=replace(shot, speed=speed, b=b))
+    return _reshot(action, shot.phi, speed, b)
+
+
+def _reshot(action: ShotAction, phi: float, speed: float, b: float) -> ShotAction:
+    """``action`` with its shot's aim, speed and tip height set, its call and place kept."""
+    shot = action.shot
+    return ShotAction(
+        Shot(shot.cue_ball, phi, speed, shot.a, b),
+        action.call,
+        action.place,
+        action.claim_extension,
+    )
+
+
+def _aimed(shot: Shot, phi: float) -> Shot:
+    """``shot`` at aim ``phi``. Built directly, as :func:`_reshot` is: the search makes
+    thousands, and ``dataclasses.replace`` costs several times as much."""
+    return Shot(shot.cue_ball, phi, shot.speed, shot.a, shot.b)

@@ -4,7 +4,8 @@ An analytic, event-driven engine compiled with numba (:mod:`kinghill.physics.ker
 is read once per table spec, for the bounding boxes of the cushions, jaws and pockets, and the
 broad phase over them runs in the compiled kernel. Knows nothing of the rules. The entry point
 is :func:`simulate`; :func:`simulate_many` and :func:`simulate_noisy` play many shots in one
-call.
+call (:func:`simulate_batch` the same, its outcomes kept as arrays; :func:`simulate_departures`
+how a struck ball leaves its first contact, for the search's aim calibration).
 """
 
 from kinghill.physics.events import BallBall, BallCushion, CentreLine, Event, Pocketed
@@ -13,7 +14,14 @@ from kinghill.physics.names import BREAK_BALL, COLOURED, N_BALLS, WHITES, Cushio
 from kinghill.physics.result import ShotResult, Trajectory
 from kinghill.physics.shot import MAX_SPEED, MISCUE_LIMIT, NoiseModel, Shot
 from kinghill.physics.simulate import simulate
-from kinghill.physics.simulate_many import simulate_many, simulate_noisy
+from kinghill.physics.simulate_many import (
+    Departures,
+    ShotBatch,
+    simulate_batch,
+    simulate_departures,
+    simulate_many,
+    simulate_noisy,
+)
 from kinghill.physics.spec import TableSpec
 from kinghill.physics.state import TableState
 from kinghill.physics.warm_up import warm_up
@@ -30,18 +38,22 @@ __all__ = [
     "CentreLine",
     "Cushion",
     "CushionShape",
+    "Departures",
     "Event",
     "NoiseModel",
     "Pocket",
     "PocketShape",
     "Pocketed",
     "Shot",
+    "ShotBatch",
     "ShotResult",
     "TableGeometry",
     "TableSpec",
     "TableState",
     "Trajectory",
     "simulate",
+    "simulate_batch",
+    "simulate_departures",
     "simulate_many",
     "simulate_noisy",
     "warm_up",

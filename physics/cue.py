@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import math
 
+from kinghill.physics.jit import njit
 from kinghill.physics.shot import Shot
 
 
 def strike(shot: Shot, radius: float) -> tuple[float, float, float, float, float]:
     """``(vx, vy, wx, wy, wz)`` of the cue ball right after ``shot``."""
-    dx, dy = math.cos(shot.phi), math.sin(shot.phi)
-    k = 2.5 * shot.speed / radius
-    return (shot.speed * dx, shot.speed * dy, -k * shot.b * dy, k * shot.b * dx, k * shot.a)
+    return motion_of(shot.phi, shot.speed, shot.a, shot.b, radius)
+
+
+@njit
+def motion_of(
+    phi: float, speed: float, a: float, b: float, radius: float
+) -> tuple[float, float, float, float, float]:
+    """:func:`strike` of a shot given by its numbers (the batch's shots are array rows); compiled,
+    so that the batches' kernels strike in their loop with the very same code."""
+    dx, dy = math.cos(phi), math.sin(phi)
+    k = 2.5 * speed / radius
+    return (speed * dx, speed * dy, -k * b * dy, k * b * dx, k * a)

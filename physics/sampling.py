@@ -49,8 +49,27 @@ def sample(segments: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray]:
             t = times[k]
             while s + 1 < count and segments[rows[s + 1], 1] <= t:
                 s += 1
-            seg = segments[rows[s]]
-            dt = t - seg[1]
-            positions[k, b, 0] = seg[2] + (seg[4] + 0.5 * seg[6] * dt) * dt
-            positions[k, b, 1] = seg[3] + (seg[5] + 0.5 * seg[7] * dt) * dt
+            positions[k, b, 0], positions[k, b, 1] = _on(segments[rows[s]], t)
     return times, positions
+
+
+@njit
+def ball_at(segments: np.ndarray, ball: int, t: float) -> tuple[float, float]:
+    """Where ``ball`` is at time ``t`` on its path (segment rows as :func:`sample` reads them;
+    the ball must have one): the position :func:`sample` gives at ``t``."""
+    row = -1
+    for r in range(segments.shape[0]):
+        if segments[r, 0] == ball:
+            if row >= 0 and segments[r, 1] > t:
+                break
+            row = r
+    return _on(segments[row], t)
+
+
+@njit
+def _on(segment: np.ndarray, t: float) -> tuple[float, float]:
+    """The position at time ``t`` on one path segment ``(ball, t0, x, y, vx, vy, ax, ay)``."""
+    dt = t - segment[1]
+    return segment[2] + (segment[4] + 0.5 * segment[6] * dt) * dt, (
+        segment[3] + (segment[5] + 0.5 * segment[7] * dt) * dt
+    )

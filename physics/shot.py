@@ -83,10 +83,31 @@ class NoiseModel:
     def perturb(self, shot: Shot, rng: np.random.Generator, radius: float) -> Shot:
         """The shot as executed: noise added, then clipped back into the valid ranges."""
         dphi, dv, da, db = rng.standard_normal(4)
-        a = shot.a + da * self.sigma_a / radius
-        b = shot.b + db * self.sigma_b / radius
-        norm = math.hypot(a, b)
-        if norm > MISCUE_LIMIT:
-            a, b = a * MISCUE_LIMIT / norm, b * MISCUE_LIMIT / norm
+        a, b = _within_miscue(
+            shot.a + da * self.sigma_a / radius, shot.b + db * self.sigma_b / radius
+        )
         speed = min(max(shot.speed + dv * self.sigma_speed, 1e-3), MAX_SPEED)
         return Shot(shot.cue_ball, shot.phi + dphi * self.sigma_phi, speed, a, b)
+
+    def perturb_many(
+        self, shots: np.ndarray, rng: np.random.Generator, radius: float
+    ) -> np.ndarray:
+        """Shots as rows ``(phi, speed, a, b)``, as executed: what :meth:`perturb` makes of each
+        row in turn, the same numbers from the same noise drawn in the same order, without a
+        :class:`Shot` built for each (the batch's noisy samples)."""
+        d = rng.standard_normal((len(shots), 4))
+        phi = shots[:, 0] + d[:, 0] * self.sigma_phi
+        speed = np.minimum(np.maximum(shots[:, 1] + d[:, 1] * self.sigma_speed, 1e-3), MAX_SPEED)
+        a = shots[:, 2] + d[:, 2] * self.sigma_a / radius
+        b = shots[:, 3] + d[:, 3] * self.sigma_b / radius
+        for k in np.flatnonzero(a * a + b * b > 0.9 * MISCUE_LIMIT**2).tolist():
+            a[k], b[k] = _within_miscue(a[k], b[k])  # math.hypot's rounding, as perturb's
+        return np.stack([phi, speed, a, b], axis=1)
+
+
+def _within_miscue(a: float, b: float) -> tuple[float, float]:
+    """Tip offsets beyond the miscue limit scaled back onto it (execution noise's clip)."""
+    norm = math.hypot(a, b)
+    if norm > MISCUE_LIMIT:
+        return a * MISCUE_LIMIT / norm, b * MISCUE_LIMIT / norm
+    return a, b

@@ -13,7 +13,7 @@ import numpy as np
 
 from kinghill.physics.cue import strike
 from kinghill.physics.kernel import loop
-from kinghill.physics.kernel.batch import play_batch
+from kinghill.physics.kernel.batch import play_batch, play_departures
 from kinghill.physics.kernel.table import Table
 from kinghill.physics.sampling import trajectory_of
 from kinghill.physics.shot import Shot
@@ -43,8 +43,12 @@ def warm_up() -> float:
     motion = strike(shot, state.spec.radius)
     raw = loop.run(table, state.positions, state.on_table, shot.cue_ball, motion, record_paths=True)
     trajectory_of(raw.segments, 30.0)
-    motions = np.array([motion])
-    play_batch(table, state.positions[None], state.on_table[None], np.array([1]), motions)
+    radius, cues = state.spec.radius, np.array([1])
+    shots = np.array([[shot.phi, shot.speed, shot.a, shot.b]])
+    play_batch(table, state.positions[None], state.on_table[None], cues, shots, radius)
+    play_departures(
+        table, state.positions, state.on_table, cues, shots, radius, np.array([2]), 30.0
+    )
     seconds = time.perf_counter() - start
     if cold:
         print(f" done in {seconds:.0f} s", file=sys.stderr, flush=True)

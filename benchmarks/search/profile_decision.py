@@ -24,7 +24,11 @@ TESTS = Path(__file__).resolve().parents[2] / "tests"
 PARTS = {
     "decision": ("agents/search.py", "act"),
     "inner loop (SearchAgent._halve)": ("agents/search.py", "_halve"),
-    "  simulate_many (physics, kernel and wrapping)": ("/physics/", "simulate_many"),
+    "  simulate_many (physics, kernel and wrapping; before simulate_batch)": (
+        "/physics/",
+        "simulate_many",
+    ),
+    "  simulate_batch (physics, kernel and wrapping)": ("/physics/", "simulate_batch"),
     "    play_batch (physics, the compiled loop)": ("/physics/", "play_batch"),
     "TableState construction (physics; all of it, in and out of the loop)": (
         "physics/state.py",
@@ -32,13 +36,24 @@ PARTS = {
     ),
     "  judge (referee)": ("envs/rules/referee.py", "judge"),
     "  apply (rules)": ("envs/rules/apply.py", "apply"),
+    "  ruled_frame (rules: apply without the table)": ("envs/rules/apply.py", "ruled_frame"),
     "  leaf values (position_values)": ("agents/search.py", "position_values"),
-    "calibration of the pots' aim (_heading_error)": ("agents/search.py", "_heading_error"),
+    "calibration of the pots' aim (_heading_error, one pot and shot a call)": (
+        "agents/search.py",
+        "_heading_error",
+    ),
     "  simulate with trajectory (physics)": ("physics/simulate.py", "simulate"),
+    "calibration of the pots' aim (_aims, all the pots together)": ("agents/search.py", "_aims"),
+    "  simulate_departures (physics, kernel and wrapping)": (
+        "/physics/",
+        "simulate_departures",
+    ),
+    "    play_departures (physics, the compiled loop)": ("/physics/", "play_departures"),
     "candidates": ("agents/search.py", "candidates"),
 }
 """Each reported part: (a part of its module's path, its function name); the physics' batch by
-package alone, as issue 37 moves its modules."""
+package alone, as issue 37 moves its modules. Parts renamed since the base keep their old
+names beside the new ones (a tree reads 0 for the names it lacks)."""
 
 
 def profile(positions: int) -> dict[str, Any]:

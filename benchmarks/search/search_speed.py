@@ -12,7 +12,7 @@ times over, so that a change of load weighs on both alike; the ratios are base /
 new is faster), and the digests must agree (the same decisions).
 
     python3 benchmarks/search/search_speed.py \\
-        --base-python /root/.pyenv/versions/3.11.7/bin/python3 --new-python .venv/bin/python3 \\
+        --base-python /work/wt/base8292/.venv/bin/python3 --new-python .venv/bin/python3 \\
         --rounds 3 --positions 200 --out benchmarks/search/search-speed.json
 """
 

@@ -36,16 +36,19 @@ from kinghill.envs.rules import (
     choose,
     judge,
     judge_overtime,
+    ruled_frame,
+    spot,
     validate_shot,
 )
 from kinghill.physics import (
     BREAK_BALL,
     NoiseModel,
+    ShotBatch,
     ShotResult,
     TableSpec,
     TableState,
     simulate,
-    simulate_many,
+    simulate_batch,
 )
 
 Simulate = Callable[..., ShotResult]
@@ -105,16 +108,88 @@ def play_noisy(
     actions: Sequence[ShotAction],
     rng: np.random.Generator,
     noise: NoiseModel,
+    rulings: Rulings | None = None,
 ) -> list[Played]:
     """Each of ``actions`` played once from ``state`` under its own execution ``noise`` drawn
     from ``rng`` in order, in one batch of simulations (``[action] * n``: ``n`` noisy samples of
     one shot): what as many :func:`play_shot` calls return, the same noise drawn in the same
-    order. A break's actions must place white 1 alike (one table for the batch)."""
-    if not actions:
-        return []
-    table = shot_position(frame, state, actions[0])
-    results = simulate_many([table] * len(actions), [a.shot for a in actions], rng, noise=noise)
-    return [_ruled(frame, a, r) for a, r in zip(actions, results, strict=True)]
+    order. A break's actions must place white 1 alike (one table for the batch). ``rulings``:
+    the referee's rulings on ``frame`` found so far (:class:`Rulings`; default a new one)."""
+    batch, outcomes = _played(frame, state, actions, rng, noise, rulings)
+    return [Played(batch.result(k), o.ruling, o.frame, o.state) for k, o in enumerate(outcomes)]
+
+
+def noisy_outcomes(
+    frame: Frame,
+    state: TableState,
+    actions: Sequence[ShotAction],
+    rng: np.random.Generator,
+    noise: NoiseModel,
+    rulings: Rulings | None = None,
+) -> list[Outcome]:
+    """What :func:`play_noisy` returns less the physics' results: the rulings and the frames
+    and tables after them, no event objects built for an event log the referee has ruled on
+    (the search's inner loop, which reads only these)."""
+    return _played(frame, state, actions, rng, noise, rulings)[1]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A shot's ruling and the frame and table after it (a :class:`Played` less the physics'
+    result)."""
+
+    ruling: Ruling
+    frame: Frame
+    state: TableState
+
+
+class Rulings:
+    """The referee's rulings on the shots of one ``frame``, kept by what the rules read of a
+    shot: the action (its cue ball and call) and the event log's kinds and balls in order, not
+    the times nor where the balls stopped (:func:`~kinghill.envs.rules.judge` reads nothing
+    else). A noisy sample that touches what another touched, in the same order, is ruled
+    without its events built or judged again; each ruling is kept with the frame after it
+    (:func:`~kinghill.envs.rules.ruled_frame`)."""
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+        self._found: dict[tuple[int, bytes], tuple[ShotAction, Ruling, Frame]] = {}
+
+    def rule(self, actions: Sequence[ShotAction], batch: ShotBatch) -> list[tuple[Ruling, Frame]]:
+        """The ruling on each of ``batch``'s shots, played as ``actions[k]``, and the frame
+        after it."""
+        out = []
+        for k, (action, log) in enumerate(zip(actions, batch.log_keys(), strict=True)):
+            key = (id(action), log)  # the action kept with its ruling: its id is not reused
+            found = self._found.get(key)
+            if found is None:
+                events = batch.untimed_events(k)  # the times unread
+                ruling = judge(self.frame, action.shot.cue_ball, action.call, events)
+                found = self._found[key] = (action, ruling, ruled_frame(self.frame, ruling))
+            out.append((found[1], found[2]))
+        return out
+
+
+def _played(
+    frame: Frame,
+    state: TableState,
+    actions: Sequence[ShotAction],
+    rng: np.random.Generator,
+    noise: NoiseModel,
+    rulings: Rulings | None,
+) -> tuple[ShotBatch, list[Outcome]]:
+    """:func:`noisy_outcomes` and the batch played."""
+    if rulings is None:
+        rulings = Rulings(frame)
+    elif rulings.frame is not frame:
+        raise ValueError("play_noisy: the rulings kept are another frame's")
+    table = shot_position(frame, state, actions[0]) if actions else state
+    batch = simulate_batch([table] * len(actions), [a.shot for a in actions], rng, noise=noise)
+    outcomes = [
+        Outcome(ruling, after, spot(batch.final(k), ruling.to_spot))
+        for k, (ruling, after) in enumerate(rulings.rule(actions, batch))
+    ]
+    return batch, outcomes
 
 
 def _ruled(frame: Frame, action: ShotAction, result: ShotResult) -> Played:

@@ -201,7 +201,7 @@ def pots(
 
     Found by the compiled planner (:func:`.pot_kernel.find_pots`): the object balls' routes
     (:func:`object_routes`), each shared by all cue balls, then each cue ball's line."""
-    rows = _pot_rows(state, cue_balls, object_balls, doubles, abricols, noise, min_chance)
+    rows = _pot_rows(state, cue_balls, object_balls, doubles, abricols, noise, min_chance, False)
     deceleration = roll_deceleration(state.spec)
     return [_candidate(row, deceleration) for row in rows.tolist()]
 
@@ -234,8 +234,10 @@ def _pot_rows(
     abricols: bool,
     noise: NoiseModel,
     min_chance: float,
+    best_only: bool,
 ) -> np.ndarray:
-    """The pots as :func:`.pot_kernel.find_pots` rows."""
+    """The pots as :func:`.pot_kernel.find_pots` rows (``best_only``: the first row right, the
+    others maybe left out)."""
     on = state.on_table
     ids = np.flatnonzero(on)
     arrays = planning_arrays(state.spec)
@@ -247,6 +249,7 @@ def _pot_rows(
         arrays.doubles if doubles else arrays.straight,
         abricols,
         min_chance,
+        best_only,
         noise.sigma_phi,
         *_table(arrays),
     )
@@ -272,7 +275,7 @@ def best_chance(
 ) -> float:
     """The chance of the likeliest straight pot of :func:`pots` (0 if there is none), without
     building the pots (a position estimate, asked for at every leaf)."""
-    rows = _pot_rows(state, cue_balls, object_balls, False, False, noise, 0.0)
+    rows = _pot_rows(state, cue_balls, object_balls, False, False, noise, 0.0, True)
     return float(rows[0, 6]) if rows.shape[0] else 0.0
 
 

@@ -370,6 +370,7 @@ def find_pots(
     ways: np.ndarray,
     abricols: bool,
     min_chance: float,
+    best_only: bool,
     sigma_phi: float,
     scalars: np.ndarray,
     lines: np.ndarray,
@@ -380,7 +381,9 @@ def find_pots(
 ) -> np.ndarray:
     """The pots (rows of :data:`POT_COLUMNS`, best first) of the balls ``objects`` by the cue
     balls ``cues`` (both on the table) along ``ways`` (the straight ways, or with the doubles),
-    with abricols when asked, at least ``min_chance`` likely."""
+    with abricols when asked, at least ``min_chance`` likely. ``best_only``: the first row is
+    all that is wanted, so a pot less likely than one found already is not checked further
+    (its legs' clearance) nor kept; the first row comes out the same."""
     radius, diameter = scalars[0], scalars[1]
     place = np.full(N_BALLS, -1, np.int64)
     hanging = np.full(N_BALLS, -1, np.int64)
@@ -430,6 +433,8 @@ def find_pots(
                     row[12], row[13] = i, route[15]
                     row[14] = 1 + double if double >= 0 else 0 if way == 0 else N_CUSHIONS + way
                     n += 1
+                    if best_only:
+                        min_chance = max(min_chance, row[6])
     order = np.arange(n)
     for k in range(1, n):  # insertion sort: a few dozen rows
         key = order[k]
@@ -491,6 +496,7 @@ def best_chances(
             ways,
             False,
             0.0,
+            True,
             sigma_phi,
             scalars,
             lines,

@@ -15,7 +15,7 @@ kinghill.envs.rules`` is not light. Importing the event types alone would need a
 package that loads its engine on first use, which is the physics package's to offer.
 """
 
-from kinghill.envs.rules.apply import apply, choose
+from kinghill.envs.rules.apply import apply, choose, ruled_frame
 from kinghill.envs.rules.call import (
     MAX_CHAIN,
     MAX_TOUCHES,
@@ -55,6 +55,7 @@ __all__ = [
     "Touch",
     "Verdict",
     "apply",
+    "ruled_frame",
     "check_invariants",
     "choose",
     "invariant_violations",

@@ -17,6 +17,12 @@ def apply(frame: Frame, ruling: Ruling, state: TableState) -> tuple[Frame, Table
     Credits the shooter (5.2, 5.8), records a foul (10.1, 10.5), spots balls (10.3, 11.1-11.4,
     R-spot), hands on the decision and sets the result (3.2, 10.5, R-truncate).
     """
+    return ruled_frame(frame, ruling), spot(state, ruling.to_spot)
+
+
+def ruled_frame(frame: Frame, ruling: Ruling) -> Frame:
+    """The frame after ``ruling`` (:func:`apply` without the table, which it does not read:
+    the same ruling on the same frame gives the same frame whatever the balls did)."""
     if frame.is_over:
         raise ValueError(f"the frame is over: {frame.result}")
     if ruling.shooter != frame.to_move or frame.decision not in (Decision.BREAK, Decision.SHOT):
@@ -29,7 +35,7 @@ def apply(frame: Frame, ruling: Ruling, state: TableState) -> tuple[Frame, Table
     credited[shooter] = credited[shooter] + ruling.credited
     fouls = list(frame.fouls)
     fouls[shooter] += ruling.is_foul
-    new = replace(
+    return replace(
         frame,
         credited=(credited[0], credited[1]),
         fouls=(fouls[0], fouls[1]),
@@ -39,7 +45,6 @@ def apply(frame: Frame, ruling: Ruling, state: TableState) -> tuple[Frame, Table
         shots=frame.shots + ruling.shot_played,
         result=ruling.result,
     )
-    return new, spot(state, ruling.to_spot)
 
 
 def choose(frame: Frame, play_on: bool) -> Frame:

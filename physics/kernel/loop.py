@@ -23,6 +23,7 @@ from kinghill.physics.kernel.cloth import SPIN_DECAY
 from kinghill.physics.kernel.detect import INF, TIME_TOL
 from kinghill.physics.kernel.evolve import end_phase, energy, rebase, set_up, start_phase, stop
 from kinghill.physics.kernel.layout import (
+    BALL_BALL,
     CENTRE_LINE,
     FALL_POCKET,
     FALL_T,
@@ -87,15 +88,17 @@ def enter_play(
 ) -> tuple[bool, int, float]:
     """:func:`play` entered from Python, its arguments plain tuples (:func:`.layout.named`)."""
     w, t, s = named(work, table, start)
-    return play(w, t, s, paths, with_energy)
+    return play(w, t, s, paths, with_energy, -1)
 
 
 @njit
 def play(
-    work: Work, table: TableArrays, start: Start, paths: bool, with_energy: bool
+    work: Work, table: TableArrays, start: Start, paths: bool, with_energy: bool, watch: int
 ) -> tuple[bool, int, float]:
     """The event loop, a kernel (:data:`~kinghill.physics.kernel.layout.Kernel`): ``(done,
-    steps, duration)``, the run in ``work``; not done if the records ran out of room."""
+    steps, duration)``, the run in ``work``; not done if the records ran out of room. With
+    ``watch`` a ball (-1: none), the run stops once that ball has had two events, the duration
+    then the time it stopped (what measuring the ball's departure needs, :mod:`.batch`)."""
     balls, flags, pairs, rec = work.balls, work.flags, work.pairs, work.records
     cloth = table.cloth
     set_up(work, table, start, paths)
@@ -104,7 +107,16 @@ def play(
     if with_energy:
         record_energy(rec, energy(balls, flags, cloth, 0.0))
     steps = 0
+    seen, watched = 0, 0  # the events looked at for the watched ball, its events among them
     while True:
+        if watch >= 0:
+            for i in range(seen, rec.counts[0]):
+                event = rec.events[i]
+                if event[1] == watch or (event[0] == BALL_BALL and event[2] == watch):
+                    watched += 1
+            seen = rec.counts[0]
+            if watched >= 2:
+                return True, steps, now
         steps += 1
         if steps > MAX_EVENTS:
             raise RuntimeError("physics: event cap exceeded (a stuck contact?)")

@@ -88,8 +88,17 @@ class Table:
 
     @staticmethod
     def of(spec: TableSpec) -> Table:
-        """The table of ``spec``, cached for the :data:`SPEC_CACHE_SIZE` most recent specs."""
-        return _table_of(spec)
+        """The table of ``spec``, cached for the :data:`SPEC_CACHE_SIZE` most recent specs (the
+        last spec asked about found by identity first: hashing a spec reads all its fields)."""
+        global _last
+        found = _last
+        if found is None or found[0] is not spec:
+            found = _last = (spec, _table_of(spec))
+        return found[1]
+
+
+_last: tuple[TableSpec, Table] | None = None
+"""The last spec :meth:`Table.of` was asked about and its table."""
 
 
 @lru_cache(maxsize=SPEC_CACHE_SIZE)

@@ -57,17 +57,7 @@ class RawRun:
 
     def events(self) -> list[Event]:
         """The event log as :mod:`kinghill.physics.events` objects."""
-        out: list[Event] = []
-        for (kind, a, b), t in zip(self.kinds_balls.tolist(), self.times.tolist(), strict=True):
-            if kind == BALL_BALL:
-                out.append(BallBall(a, b, t))
-            elif kind == BALL_CUSHION:
-                out.append(BallCushion(a, _CUSHIONS[b], t))
-            elif kind == POCKETED:
-                out.append(Pocketed(a, _POCKETS[b], t))
-            else:
-                out.append(CentreLine(a, t))
-        return out
+        return events_of(self.kinds_balls, self.times)
 
     def paths(self) -> list[list[tuple[float, ...]]]:
         """Per ball, its segments ``(t0, x, y, vx, vy, ax, ay)`` in order."""
@@ -75,6 +65,22 @@ class RawRun:
         for row in self.segments.tolist():
             out[int(row[0])].append(tuple(row[1:]))
         return out
+
+
+def events_of(kinds_balls: np.ndarray, times: np.ndarray) -> list[Event]:
+    """An event log's rows (``kinds_balls``: kind, ball, other; ``times``) as
+    :mod:`kinghill.physics.events` objects."""
+    out: list[Event] = []
+    for (kind, a, b), t in zip(kinds_balls.tolist(), times.tolist(), strict=True):
+        if kind == BALL_BALL:
+            out.append(BallBall(a, b, t))
+        elif kind == BALL_CUSHION:
+            out.append(BallCushion(a, _CUSHIONS[b], t))
+        elif kind == POCKETED:
+            out.append(Pocketed(a, _POCKETS[b], t))
+        else:
+            out.append(CentreLine(a, t))
+    return out
 
 
 class Workspace:
