@@ -63,11 +63,16 @@ def chances(positions: Positions, spec: TableSpec) -> np.ndarray:
     """Each position's best straight pot chance for the mover and for the other player, each at
     its own target (the whites while it needs whites, else the coloured ball), n x 2."""
     cues = positions.on_table & _WHITE
+    whites = positions.needed > 0
     found = np.zeros((len(positions.needed), 2))
-    for side in (0, 1):
-        targets = np.where(positions.needed[:, side, None] > 0, cues, False)
-        targets[:, COLOURED] = (positions.needed[:, side] == 0) & positions.on_table[:, COLOURED]
-        found[:, side] = best_chances_at(positions.places, positions.on_table, cues, targets, spec)
+    for side, rows in ((0, slice(None)), (1, whites[:, 0] != whites[:, 1])):
+        targets = np.where(whites[rows, side, None], cues[rows], False)
+        targets[:, COLOURED] = ~whites[rows, side] & positions.on_table[rows, COLOURED]
+        found[rows, side] = best_chances_at(
+            positions.places[rows], positions.on_table[rows], cues[rows], targets, spec
+        )
+    same = whites[:, 0] == whites[:, 1]
+    found[same, 1] = found[same, 0]  # one target for both players: the same chance
     return found
 
 
