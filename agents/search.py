@@ -43,7 +43,7 @@ from kinghill.physics import (
 
 DEFAULT_BUDGET = 120
 """Noisy simulations per decision by default, besides the exact ones that calibrate the pots'
-aim (3-5 per pot variant); about 0.5 s a decision on a busy 2-core machine."""
+aim (3-5 per pot variant); about 0.01 CPU s a decision (benchmarks/search/decision-time.md)."""
 CLOCK_MARGIN = 1.0
 """Seconds the search keeps in hand before the clock's limit (the last simulation, returning the
 action, a busy machine)."""

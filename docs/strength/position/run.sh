@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The position value's ablations (docs/training.md, issue 35): each tournament's report.md and
+# report.json copied here as <id>.md / <id>.json.
+#   bash docs/strength/position/run.sh [ID ...]
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+net=docs/training/position
+export PYTHONPATH="$net${PYTHONPATH:+:$PYTHONPATH}"  # the candidates' variants (variants.py)
+declare -A agent=(
+  [net-16core]="search-position:$net/net-16core.npz"
+  [net-16core-wide]="search-position:$net/net-16core-wide.npz"
+  [net-16core-budget480]="search-position:$net/net-16core.npz?budget=480"
+  [search-budget480]="search?budget=480"
+  [shipped-budget105]="search-position?budget=105"
+  [candidates-pots8]="variants:wide?pots=8"
+  [candidates-safeties8]="variants:wide?safeties=8"
+  [candidates-safety-speeds]="variants:wide?safety_speeds=0.6_1.0_1.5"
+  [candidates-speeds]="variants:wide?speeds=0.75_1.0_1.4"
+  [candidates-spins]="variants:wide?spins=0.0_-0.3_0.3_-0.6_0.6"
+  [shipped-5x]="search-position"
+  [shipped-variable]="search-position"
+)
+declare -A extra=([shipped-5x]="--noise-scale 5 --frames 200" [shipped-variable]="--noise-scale variable --frames 200")
+for id in "${@:-${!agent[@]}}"; do
+  out=runs/position-ablations/$id
+  # shellcheck disable=SC2086
+  kinghill tournament --agents "${agent[$id]}" search --frames 400 --seed 1000 --jobs 2 \
+    ${extra[$id]:-} --out "$out" > /dev/null
+  cp "$out/report.md" "docs/strength/position/$id.md"
+  cp "$out/report.json" "docs/strength/position/$id.json"
+done

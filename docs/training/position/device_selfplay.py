@@ -1,0 +1,42 @@
+"""Search self-play positions in every core of a machine until a deadline, saved in four files
+under ``$OUT`` (how the ablations' 16-core frames were played):
+
+    python3 device_selfplay.py SECONDS FIRST_SEED
+
+Worker w plays frames FIRST_SEED + 100,000 w, + 5, ... in fives (run with 1000000, then
+3000000).
+"""
+
+import os
+import sys
+import time
+from multiprocessing import get_context
+
+from kinghill.envs.planning import warm_up
+from kinghill.experiments.training.position_data import SelfPlay, joined, self_play
+
+DEADLINE = time.time() + float(sys.argv[1])
+FIRST = int(sys.argv[2])
+
+
+def work(worker: int) -> tuple[int, int]:
+    """Frames of ``search`` against itself until the deadline, saved to /tmp."""
+    parts, played = [], 0
+    while time.time() < DEADLINE:
+        parts.append(self_play(5, FIRST + 100_000 * worker + played))
+        played += 5
+    positions = joined(parts)
+    positions.save(f"/tmp/pv-{worker:02d}.npz")
+    return len(positions), played
+
+
+if __name__ == "__main__":
+    warm_up()
+    self_play(1, 0)
+    workers = os.cpu_count() or 1
+    with get_context("fork").Pool(workers) as pool:
+        done = pool.map(work, range(workers))
+    print(done, sum(d[0] for d in done), "positions", sum(d[1] for d in done), "frames")
+    parts = [SelfPlay.load(f"/tmp/pv-{w:02d}.npz") for w in range(workers)]
+    for group in range(4):
+        joined(parts[group::4]).save(f"{os.environ['OUT']}/dev{FIRST}-{group}.npz")
