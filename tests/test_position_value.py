@@ -209,3 +209,18 @@ def test_train_position_end_to_end_and_resumed(tmp_path: Path) -> None:
     assert result.model.read_bytes() == best
     assert (out / "evaluations.csv").read_text().splitlines() == rows
     assert json.loads((out / "run.json").read_text())["sessions"] == 2
+
+
+def test_train_position_on_ray_gives_the_local_runs_data(tmp_path: Path) -> None:
+    """--ray local: the self-play shards played as Ray tasks hold what local workers play."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'kinghill[ray]'")
+    from kinghill.experiments.training.position_iteration import PositionConfig, train_position
+
+    settings = {"iterations": 1, "frames": 2, "budget": 8, "eval_frames": 2, "epochs": 1}
+    train_position(PositionConfig(tmp_path / "ray", ray="local", **settings))
+    assert not ray.is_initialized()
+    train_position(PositionConfig(tmp_path / "local", **settings))
+    here = SelfPlay.load(tmp_path / "local" / "iteration-1" / "shard-0.npz")
+    there = SelfPlay.load(tmp_path / "ray" / "iteration-1" / "shard-0.npz")
+    for name in ("places", "on_table", "needed", "fouls", "results", "frames"):
+        assert np.array_equal(getattr(here, name), getattr(there, name), equal_nan=True), name
