@@ -22,6 +22,7 @@ from kinghill.agents.position_value import (
 from kinghill.agents.search import SearchAgent, _best_chance
 from kinghill.envs import FrameView, Game
 from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult
+from kinghill.experiments import cli
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.position_data import SelfPlay, parallel_self_play, self_play
 from kinghill.experiments.training.position_training import fit, held_out_frames
@@ -209,6 +210,23 @@ def test_train_position_end_to_end_and_resumed(tmp_path: Path) -> None:
     assert result.model.read_bytes() == best
     assert (out / "evaluations.csv").read_text().splitlines() == rows
     assert json.loads((out / "run.json").read_text())["sessions"] == 2
+
+
+def test_a_run_folder_resumes_only_its_own_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resuming with other frames, budget or net would mix two runs' shards and nets in one
+    folder: refused in one line naming the flag; more --iterations go on."""
+    out = tmp_path / "run"
+    base = ["train-position", "--frames", "2", "--budget", "8", "--eval-frames", "2"]
+    args = [*base, "--epochs", "1", "--out", str(out)]
+    assert cli.main([*args, "--iterations", "1"]) == 0
+    capsys.readouterr()
+    assert cli.main([*args[:2], "3", *args[3:], "--iterations", "1"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "--frames" in error and "made with frames 2, not 3" in error
+    assert cli.main([*args, "--iterations", "2"]) == 0
+    assert (out / "iteration-2" / "net.npz").exists()
 
 
 def test_train_position_on_ray_gives_the_local_runs_data(tmp_path: Path) -> None:

@@ -100,6 +100,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train-expert`` and print its result."""
+    from kinghill.experiments.cli.train import as_command_error
+    from kinghill.experiments.training import TrainingError
     from kinghill.experiments.training.expert_iteration import ExpertConfig, train_expert
     from kinghill.experiments.training.result import jsonable
 
@@ -121,5 +123,9 @@ def run(args: argparse.Namespace) -> int:
         break_population=args.break_population,
         break_generations=args.break_generations,
     )
-    print(json.dumps(jsonable(asdict(train_expert(config))), indent=2))
+    try:
+        result = train_expert(config)
+    except TrainingError as error:
+        raise as_command_error(error) from None
+    print(json.dumps(jsonable(asdict(result)), indent=2))
     return 0

@@ -74,6 +74,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train-position`` and print its result."""
+    from kinghill.experiments.cli.train import as_command_error
+    from kinghill.experiments.training import TrainingError
     from kinghill.experiments.training.position_iteration import PositionConfig, train_position
     from kinghill.experiments.training.result import jsonable
 
@@ -89,5 +91,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         ray=args.ray,
     )
-    print(json.dumps(jsonable(asdict(train_position(config))), indent=2))
+    try:
+        result = train_position(config)
+    except TrainingError as error:
+        raise as_command_error(error) from None
+    print(json.dumps(jsonable(asdict(result)), indent=2))
     return 0

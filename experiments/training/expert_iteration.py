@@ -54,7 +54,12 @@ from kinghill.experiments.tournaments import evaluate
 from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
 from kinghill.experiments.training.break_learning import BreakSearch, learn_break
 from kinghill.experiments.training.frames import decisions
-from kinghill.experiments.training.result import TrainResult, session_of, write_run
+from kinghill.experiments.training.result import (
+    TrainResult,
+    check_same_run,
+    session_of,
+    write_run,
+)
 from kinghill.experiments.training.tasks import run_tasks, write_curve
 from kinghill.experiments.training.value_training import fit
 from kinghill.physics import NoiseModel
@@ -273,6 +278,7 @@ def train_expert(config: ExpertConfig) -> TrainResult:
 def _train_expert(config: ExpertConfig) -> TrainResult:
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
+    check_same_run(out, config)
     sessions = session_of(out) + 1
     write_run(out, config, None, sessions)
     start = time.perf_counter()

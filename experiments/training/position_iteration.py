@@ -32,7 +32,12 @@ from kinghill.experiments.tournaments import evaluate
 from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
 from kinghill.experiments.training.position_data import SelfPlay, joined, self_play
 from kinghill.experiments.training.position_training import fit_and_report
-from kinghill.experiments.training.result import TrainResult, session_of, write_run
+from kinghill.experiments.training.result import (
+    TrainResult,
+    check_same_run,
+    session_of,
+    write_run,
+)
 from kinghill.experiments.training.tasks import run_tasks, write_curve
 from kinghill.physics import TableSpec
 
@@ -147,6 +152,7 @@ def train_position(config: PositionConfig) -> TrainResult:
 def _train_position(config: PositionConfig) -> TrainResult:
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
+    check_same_run(out, config)
     sessions = session_of(out) + 1
     write_run(out, config, None, sessions)
     start = time.perf_counter()

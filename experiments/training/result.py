@@ -10,7 +10,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kinghill.experiments.training.config import TrainingError
+
 RUN_FILE = "run.json"
+GOES_ON = ("out", "iterations", "jobs", "ray")
+"""Settings an iterated run (``train-expert``, ``train-position``) may change when it resumes:
+how far it goes and where it plays; any other would mix two runs' data in one folder."""
 
 
 @dataclass(frozen=True)
@@ -72,3 +77,22 @@ def write_run(out: Path, config: Any, result: TrainResult | None, sessions: int)
         "sessions": sessions,
     }
     (Path(out) / RUN_FILE).write_text(json.dumps(record, indent=2) + "\n")
+
+
+def check_same_run(out: Path, config: Any) -> None:
+    """Refuse to go on with the run in ``out`` under settings other than its own (but those of
+    :data:`GOES_ON`): its shards, nets and evaluations were made with them.
+
+    :raises TrainingError: naming the first setting that differs.
+    """
+    stored = read_run(out).get("config")
+    if not isinstance(stored, dict):
+        return
+    for name, value in jsonable(asdict(config)).items():
+        if name not in GOES_ON and name in stored and stored[name] != value:
+            raise TrainingError(
+                f"{out} holds a run made with {name} {stored[name]!r}, not {value!r}: the same "
+                "command resumes it (with more --iterations to go on); a new run needs another "
+                "folder",
+                name,
+            )
