@@ -25,7 +25,9 @@ from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult
 from kinghill.experiments import cli
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.position_data import SelfPlay, parallel_self_play, self_play
-from kinghill.experiments.training.position_training import fit, held_out_frames
+from kinghill.experiments.training.position_training import fit
+from kinghill.experiments.training.tasks import held_out_frames
+from kinghill.experiments.training.value_training import HELD_OUT
 from kinghill.physics import WHITES, TableSpec, TableState
 
 SPEC = TableSpec()
@@ -169,7 +171,7 @@ def test_fit_learns_the_result_from_the_features() -> None:
     net = fit(features, results, hidden=(8, 4), epochs=60, batch=64, rate=1e-2)
     chances = net.win_chances(features)
     assert chances[results == 1].mean() > chances[results == 0].mean() + 0.3
-    test = held_out_frames(data.frames, seed=0)
+    test = held_out_frames(data.frames, HELD_OUT, seed=0)
     assert 0 < test.sum() < len(test) and len(np.unique(data.frames[test])) == 1
 
 

@@ -5,10 +5,9 @@
 from __future__ import annotations
 
 import argparse
-import json
-from dataclasses import asdict
 
-from kinghill.experiments.cli.app import output_dir, positive_int, seed
+from kinghill.experiments.cli.app import positive_int
+from kinghill.experiments.cli.iterated import add_run_options, run_and_print
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -57,27 +56,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="the net's two hidden layers",
     )
     parser.add_argument("--epochs", type=positive_int, default=10, help="passes over the data")
-    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
-    parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")
-    parser.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="play the self-play and the evaluations on Ray instead: a cluster address, "
-        "'auto', or 'local' to start one here (needs pip install 'kinghill[ray]')",
-    )
-    parser.add_argument("--out", type=output_dir, required=True, help="the run's folder")
-    parser.set_defaults(
-        interrupted="finished shards, nets and evaluations are kept: the same command resumes"
-    )
+    add_run_options(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``kinghill train-position`` and print its result."""
-    from kinghill.experiments.cli.train import as_command_error
-    from kinghill.experiments.training import TrainingError
     from kinghill.experiments.training.position_iteration import PositionConfig, train_position
-    from kinghill.experiments.training.result import jsonable
 
     config = PositionConfig(
         out=args.out,
@@ -91,9 +76,4 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         ray=args.ray,
     )
-    try:
-        result = train_position(config)
-    except TrainingError as error:
-        raise as_command_error(error) from None
-    print(json.dumps(jsonable(asdict(result)), indent=2))
-    return 0
+    return run_and_print(train_position, config)

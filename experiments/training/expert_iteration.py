@@ -51,7 +51,7 @@ from kinghill.envs import Game
 from kinghill.envs.planning import warm_up
 from kinghill.envs.rules import Decision
 from kinghill.experiments.tournaments import evaluate
-from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
+from kinghill.experiments.tournaments.ray_runner import on_ray
 from kinghill.experiments.training.break_learning import BreakSearch, learn_break
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.result import (
@@ -60,7 +60,7 @@ from kinghill.experiments.training.result import (
     session_of,
     write_run,
 )
-from kinghill.experiments.training.tasks import run_tasks, write_curve
+from kinghill.experiments.training.tasks import concatenated, on_cluster, run_tasks, write_curve
 from kinghill.experiments.training.value_training import fit
 from kinghill.physics import NoiseModel
 
@@ -206,7 +206,7 @@ def fit_prior(data: Decisions, hidden: int, epochs: int, seed: int) -> PriorNet:
 
 def joined(parts: list[Decisions]) -> Decisions:
     """Several :class:`Decisions` as one, in order."""
-    return Decisions(*(np.concatenate([getattr(p, k) for p in parts]) for k in _FIELDS))
+    return concatenated(parts)
 
 
 SHARD_FRAMES = 10
@@ -262,17 +262,7 @@ def train_expert(config: ExpertConfig) -> TrainResult:
     """Run expert iteration as ``config`` says (resuming what ``config.out`` holds) and return
     where the best net is, with the evaluation curve. With ``config.ray``, one Ray instance
     serves the whole run (started here for 'local' or an address not yet connected)."""
-    if config.ray is None:
-        return _train_expert(config)
-    ray = import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=None if config.ray == "local" else config.ray, log_to_driver=False)
-    try:
-        return _train_expert(config)
-    finally:
-        if started_here:
-            ray.shutdown()
+    return on_cluster(config.ray, lambda: _train_expert(config))
 
 
 def _train_expert(config: ExpertConfig) -> TrainResult:

@@ -10,10 +10,8 @@ new feature needs no new frames.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +21,7 @@ from kinghill.agents.position_value import Positions
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
 from kinghill.experiments.training.frames import decisions
+from kinghill.experiments.training.tasks import concatenated, in_parts
 from kinghill.physics import N_BALLS, NoiseModel
 
 
@@ -92,9 +91,7 @@ def self_play(frames: int, seed: int = 0, agent: str = "search") -> SelfPlay:
 
 def joined(parts: Sequence[SelfPlay]) -> SelfPlay:
     """The positions of several runs of :func:`self_play`, in order."""
-    return SelfPlay(
-        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(SelfPlay))
-    )
+    return concatenated(parts)
 
 
 def parallel_self_play(
@@ -102,13 +99,4 @@ def parallel_self_play(
 ) -> SelfPlay:
     """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
     processes; the same positions as one run."""
-    sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
-    starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
-    if len(sizes) == 1:
-        return self_play(frames, seed, agent)
-    with Pool(
-        len(sizes), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
-    ) as pool:
-        return joined(
-            pool.starmap(self_play, zip(sizes, starts, [agent] * len(sizes), strict=True))
-        )
+    return joined(in_parts(self_play, frames, seed, agent, jobs))

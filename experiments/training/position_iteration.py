@@ -29,7 +29,7 @@ from tqdm import tqdm
 from kinghill.agents.search import DEFAULT_BUDGET
 from kinghill.envs.planning import warm_up
 from kinghill.experiments.tournaments import evaluate
-from kinghill.experiments.tournaments.ray_runner import import_ray, on_ray
+from kinghill.experiments.tournaments.ray_runner import on_ray
 from kinghill.experiments.training.position_data import SelfPlay, joined, self_play
 from kinghill.experiments.training.position_training import fit_and_report
 from kinghill.experiments.training.result import (
@@ -38,7 +38,7 @@ from kinghill.experiments.training.result import (
     session_of,
     write_run,
 )
-from kinghill.experiments.training.tasks import run_tasks, write_curve
+from kinghill.experiments.training.tasks import on_cluster, run_tasks, write_curve
 from kinghill.physics import TableSpec
 
 SHARD_FRAMES = 50
@@ -136,17 +136,7 @@ def train_position(config: PositionConfig) -> TrainResult:
     holds) and return where the best net is, with the evaluation curve. With ``config.ray``,
     one Ray instance serves the whole run (started here for 'local' or an address not yet
     connected)."""
-    if config.ray is None:
-        return _train_position(config)
-    ray = import_ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=None if config.ray == "local" else config.ray, log_to_driver=False)
-    try:
-        return _train_position(config)
-    finally:
-        if started_here:
-            ray.shutdown()
+    return on_cluster(config.ray, lambda: _train_position(config))
 
 
 def _train_position(config: PositionConfig) -> TrainResult:

@@ -13,6 +13,7 @@ import numpy as np
 from kinghill.agents.position_value import PositionNet, chances, position_features
 from kinghill.agents.search import FOUL_VALUE, POSITION_VALUE, WHITE_VALUE
 from kinghill.experiments.training.position_data import SelfPlay
+from kinghill.experiments.training.tasks import held_out_frames
 from kinghill.experiments.training.value_training import HELD_OUT, auc, log_loss
 from kinghill.physics import TableSpec
 
@@ -29,15 +30,6 @@ class FitReport:
     net_log_loss: float
     base_log_loss: float
     seconds: float
-
-
-def held_out_frames(frames: np.ndarray, seed: int = 0) -> np.ndarray:
-    """Which positions are held out: those of a seeded ``HELD_OUT`` share of the frames (whole
-    frames, so that positions of one frame are not on both sides)."""
-    ids = np.unique(frames)
-    rng = np.random.default_rng(seed)
-    kept = rng.choice(ids, size=max(1, round(HELD_OUT * len(ids))), replace=False)
-    return np.isin(frames, kept)
 
 
 def hand_made(data: SelfPlay, spec: TableSpec) -> np.ndarray:
@@ -102,7 +94,7 @@ def fit_and_report(
     held-out ones."""
     start = time.perf_counter()
     features = position_features(data.positions, spec)
-    test = held_out_frames(data.frames, seed)
+    test = held_out_frames(data.frames, HELD_OUT, seed)
     net = fit(features[~test], data.results[~test], hidden, epochs, seed=seed)
     predicted = net.win_chances(features[test])
     base = np.full(int(test.sum()), data.results[~test].mean())

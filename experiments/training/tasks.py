@@ -1,15 +1,19 @@
-"""What the iterated training runs (expert iteration, the position value's iterations) share:
-their self-play played as tasks in local worker processes or on Ray, and their curve of scores
-against ``search`` written as ``evaluations.csv`` and ``curve.png``."""
+"""What the self-play trainings (the leaf value, expert iteration, the position value) share:
+frames played in parts or as tasks in local worker processes or on Ray, one Ray instance for a
+whole run, the parts' arrays joined, and the curve of scores against ``search`` written as
+``evaluations.csv`` and ``curve.png``."""
 
 from __future__ import annotations
 
 import csv
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
+
+import numpy as np
 
 from kinghill.experiments.tournaments.ray_runner import import_ray
 
@@ -38,6 +42,56 @@ def run_tasks(
         initargs=(signal.SIGINT, signal.SIG_IGN),
     ) as pool:
         yield from pool.imap_unordered(task, todo)
+
+
+def in_parts(
+    play: Callable[[int, int, str], T], frames: int, seed: int, agent: str, jobs: int
+) -> list[T]:
+    """``play(size, first, agent)`` over ``frames`` frames from seed ``seed`` split into ``jobs``
+    parts of consecutive seeds, played in worker processes (they leave Ctrl-C to this process,
+    which ends them: a worker the terminal's SIGINT reached would print its own traceback); the
+    parts in order, so that they hold what one run of ``play`` would."""
+    sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
+    starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
+    if len(sizes) == 1:
+        return [play(frames, seed, agent)]
+    with get_context("spawn").Pool(
+        len(sizes), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
+    ) as pool:
+        return pool.starmap(play, zip(sizes, starts, [agent] * len(sizes), strict=True))
+
+
+def concatenated(parts: Sequence[T]) -> T:
+    """Dataclasses of arrays (all of one type) joined field by field, in order."""
+    kind = type(parts[0])
+    names = [f.name for f in fields(kind)]  # type: ignore[arg-type]
+    return kind(*(np.concatenate([getattr(p, name) for p in parts]) for name in names))
+
+
+def on_cluster(ray: str | None, run: Callable[[], T]) -> T:
+    """``run()``; with ``ray`` (a cluster address, 'auto', or 'local' to start one here) one
+    Ray instance serves it, started here unless one is connected already (and then left)."""
+    if ray is None:
+        return run()
+    module = import_ray()
+    started_here = not module.is_initialized()
+    if started_here:
+        module.init(address=None if ray == "local" else ray, log_to_driver=False)
+    try:
+        return run()
+    finally:
+        if started_here:
+            module.shutdown()
+
+
+def held_out_frames(frames: np.ndarray, share: float, seed: int = 0) -> np.ndarray:
+    """Which positions are held out of a fit to measure it: those of a seeded ``share`` of the
+    frames (whole frames, so that positions of one frame are not on both sides); ``frames``
+    holds each position's frame seed."""
+    ids = np.unique(frames)
+    rng = np.random.default_rng(seed)
+    kept = rng.choice(ids, size=max(1, round(share * len(ids))), replace=False)
+    return np.isin(frames, kept)
 
 
 def write_curve(

@@ -12,11 +12,9 @@ hand-made :func:`~kinghill.agents.search.position_value` on the same positions a
 
 from __future__ import annotations
 
-import signal
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from multiprocessing import Pool
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +25,7 @@ from kinghill.agents.value import N_FEATURES, ValueNet, value_features
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
 from kinghill.experiments.training.frames import decisions
+from kinghill.experiments.training.tasks import concatenated, held_out_frames, in_parts
 from kinghill.physics import NoiseModel
 
 HELD_OUT = 0.2
@@ -73,35 +72,20 @@ def self_play(frames: int, seed: int = 0, agent: str = "heuristic") -> Positions
 
 def joined(parts: Sequence[Positions]) -> Positions:
     """The positions of several runs of :func:`self_play`, in order."""
-    return Positions(
-        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Positions))
-    )
+    return concatenated(parts)
 
 
 def parallel_self_play(
     frames: int, seed: int = 0, agent: str = "heuristic", jobs: int = 1
 ) -> Positions:
     """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
-    processes; the same positions as one run. The workers leave Ctrl-C to this process, which
-    ends them (a worker that the terminal's SIGINT reached would print its own traceback)."""
-    sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
-    starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
-    if len(sizes) == 1:
-        return self_play(frames, seed, agent)
-    with Pool(
-        len(sizes), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
-    ) as pool:
-        return joined(
-            pool.starmap(self_play, zip(sizes, starts, [agent] * len(sizes), strict=True))
-        )
+    processes; the same positions as one run."""
+    return joined(in_parts(self_play, frames, seed, agent, jobs))
 
 
 def held_out(positions: Positions, seed: int = 0) -> np.ndarray:
     """Which positions are held out: those of a seeded ``HELD_OUT`` share of the frames."""
-    frames = np.unique(positions.frames)
-    rng = np.random.default_rng(seed)
-    kept = rng.choice(frames, size=max(1, round(HELD_OUT * len(frames))), replace=False)
-    return np.isin(positions.frames, kept)
+    return held_out_frames(positions.frames, HELD_OUT, seed)
 
 
 def fit(

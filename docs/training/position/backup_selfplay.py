@@ -19,7 +19,9 @@ from kinghill.envs import Game
 from kinghill.envs.rules import Decision
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.position_data import SelfPlay, joined
-from kinghill.experiments.training.position_training import fit, held_out_frames
+from kinghill.experiments.training.position_training import fit
+from kinghill.experiments.training.tasks import held_out_frames
+from kinghill.experiments.training.value_training import HELD_OUT
 from kinghill.physics import N_BALLS, NoiseModel, TableSpec
 
 FIRST = 500_000
@@ -66,7 +68,7 @@ if __name__ == "__main__":
         data = joined(pool.map(play, range(FIRST, FIRST + frames, SHARD)))
     data.save(out)
     features = position_features(data.positions, TableSpec())
-    test = held_out_frames(data.frames)
+    test = held_out_frames(data.frames, HELD_OUT)
     net = fit(features[~test], data.results[~test], (64, 32), 20)
     error = 2 * net.win_chances(features[test]) - 2 * data.results[test]
     print(f"{len(data)} positions; held-out mean squared error {np.mean(error**2):.4f}")
