@@ -56,8 +56,7 @@ from kinghill.experiments.training.break_learning import BreakSearch, learn_brea
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.result import (
     TrainResult,
-    check_same_run,
-    session_of,
+    begin_run,
     write_run,
 )
 from kinghill.experiments.training.tasks import concatenated, on_cluster, run_tasks, write_curve
@@ -267,10 +266,7 @@ def train_expert(config: ExpertConfig) -> TrainResult:
 
 def _train_expert(config: ExpertConfig) -> TrainResult:
     out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    check_same_run(out, config)
-    sessions = session_of(out) + 1
-    write_run(out, config, None, sessions)
+    sessions = begin_run(out, config)
     start = time.perf_counter()
     warm_up()
     learnt = _learnt_break(config, out)

@@ -34,8 +34,7 @@ from kinghill.experiments.training.position_data import SelfPlay, joined, self_p
 from kinghill.experiments.training.position_training import fit_and_report
 from kinghill.experiments.training.result import (
     TrainResult,
-    check_same_run,
-    session_of,
+    begin_run,
     write_run,
 )
 from kinghill.experiments.training.tasks import on_cluster, run_tasks, write_curve
@@ -141,10 +140,7 @@ def train_position(config: PositionConfig) -> TrainResult:
 
 def _train_position(config: PositionConfig) -> TrainResult:
     out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    check_same_run(out, config)
-    sessions = session_of(out) + 1
-    write_run(out, config, None, sessions)
+    sessions = begin_run(out, config)
     start = time.perf_counter()
     warm_up()
     data: list[SelfPlay] = []

@@ -96,3 +96,14 @@ def check_same_run(out: Path, config: Any) -> None:
                 "folder",
                 name,
             )
+
+
+def begin_run(out: Path, config: Any) -> int:
+    """Start a session of the iterated run in ``out`` (made if missing) under ``config``:
+    refused unless it is the folder's own run (:func:`check_same_run`); ``run.json`` written
+    with no result yet; returns the session's number (1 for a new run)."""
+    out.mkdir(parents=True, exist_ok=True)
+    check_same_run(out, config)
+    sessions = session_of(out) + 1
+    write_run(out, config, None, sessions)
+    return sessions
