@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +76,9 @@ class Table:
         self.game: Game = new_game(seating.options)
         self.game.required = seating.required  # the handicap (5.3), read by reset
         self.game.reset(seed=seeds(seating.seed)[0], breaker=0)
-        self.recorder = ShotRecorder(0, seating.seed, seating.names, asdict(seating.options))
+        self.recorder = ShotRecorder(
+            0, seating.seed, seating.names, seating.options.record_fields()
+        )
         self.replays: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.touched = time.monotonic()
