@@ -12,6 +12,7 @@ declare -A agent=(
   [net-16core-budget480]="search-position:$net/net-16core.npz?budget=480"
   [search-budget480]="search?budget=480"
   [backup-value]="search-position:$net/net-backup.npz"
+  [raw-distilled]="expert-policy:$net/raw-distilled.npz"
   [shipped]="search-position"
   [shipped-budget105]="search-position?budget=105"
   [candidates-pots8]="variants:wide?pots=8"
