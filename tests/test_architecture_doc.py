@@ -76,7 +76,7 @@ def test_the_page_names_modules_paths_and_where_things_are() -> None:
 
 @pytest.mark.parametrize("name", named_objects(TEXT))
 def test_each_named_module_imports(name: str) -> None:
-    resolve(name)
+    assert resolve(name) is not None, f"{PAGE.name} names {name}, which does not resolve"
 
 
 @pytest.mark.parametrize("path", named_paths(TEXT))

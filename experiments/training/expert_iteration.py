@@ -25,8 +25,6 @@ are kept.
 
 from __future__ import annotations
 
-import json
-import shutil
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -59,18 +57,19 @@ from kinghill.experiments.training.result import (
     begin_run,
     write_run,
 )
-from kinghill.experiments.training.tasks import concatenated, on_cluster, run_tasks, write_curve
+from kinghill.experiments.training.tasks import (
+    concatenated,
+    iterate,
+    iterated_result,
+    on_cluster,
+    run_tasks,
+)
 from kinghill.experiments.training.value_training import fit
 from kinghill.physics import NoiseModel
 
 MAX_ARMS = 48
 """Candidates a decision holds at most in the data (the search makes about forty)."""
 BREAK_FILE = "break.npz"
-NET_FILE = "net.npz"
-BEST_FILE = "best.npz"
-SCORE_FILE = "score.json"
-"""An iteration's row of ``evaluations.csv``: iteration, decisions learnt from so far, its
-score against ``search``, and the seconds it took (kept, so that a resumed run keeps them)."""
 
 
 @dataclass(frozen=True)
@@ -271,50 +270,28 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
     warm_up()
     learnt = _learnt_break(config, out)
     data: list[Decisions] = []
-    scores: list[tuple[int, int, float, float]] = []
-    net: Path | None = None
-    for iteration in range(1, config.iterations + 1):
-        began = time.perf_counter()
-        folder = out / f"iteration-{iteration}"
-        folder.mkdir(exist_ok=True)
-        first = config.seed + (iteration - 1) * config.frames
-        data += _shards(config, folder, net, first)
-        net = folder / NET_FILE
-        scored = folder / SCORE_FILE
-        if not net.exists():
-            scored.unlink(missing_ok=True)
-            everything = joined(data)
-            fitted = fit_prior(everything, config.hidden, config.epochs, config.seed + iteration)
-            replace(fitted, break_shot=learnt).save(net)
-        if not scored.exists():
-            score = _score(config, net, folder / "eval")
-            decided = sum(len(d.results) for d in data)
-            row = [iteration, decided, score, time.perf_counter() - began]
-            scored.write_text(json.dumps(row))
-        scores.append(tuple(json.loads(scored.read_text())))
-        if scores[-1][2] > max((s[2] for s in scores[:-1]), default=-1.0):
-            shutil.copyfile(net, out / BEST_FILE)  # the first of the best, as reported
-        write_curve(
-            out,
-            ["iteration", "decisions", "score_vs_search", "seconds"],
-            scores,
-            2,
-            "Expert iteration: the guided search against search",
-        )
-    best = max(scores, key=lambda s: s[2])
-    result = TrainResult(
-        model=out / BEST_FILE,
-        curve=out / "curve.png",
-        wall_seconds=time.perf_counter() - start,
-        episodes=config.frames * config.iterations,  # self-play frames, as run.json says
-        final_reward_mean=float("nan"),
-        final_win_rate=float(scores[-1][2]),
-        extra={
-            "decisions": sum(len(d.results) for d in data),
-            "best_iteration": best[0],
-            "best_score_vs_search": float(best[2]),
-            "break_score": None if learnt is None else learnt.score,
-        },
+
+    def play(iteration: int, folder: Path, net: Path | None) -> int:
+        data.extend(_shards(config, folder, net, config.seed + (iteration - 1) * config.frames))
+        return sum(len(d.results) for d in data)
+
+    def fit(iteration: int, folder: Path, net: Path) -> None:
+        fitted = fit_prior(joined(data), config.hidden, config.epochs, config.seed + iteration)
+        replace(fitted, break_shot=learnt).save(net)
+
+    def evaluated(net: Path, folder: Path) -> list[float]:
+        return [_score(config, net, folder)]
+
+    header = ["iteration", "decisions", "score_vs_search", "seconds"]
+    title = "Expert iteration: the guided search against search"
+    rows = iterate(out, config.iterations, play, fit, evaluated, header, title)
+    result = iterated_result(
+        out,
+        rows,
+        config.frames * config.iterations,
+        time.perf_counter() - start,
+        decisions=sum(len(d.results) for d in data),
+        break_score=None if learnt is None else learnt.score,
     )
     write_run(out, config, result, sessions)
     return result

@@ -19,7 +19,6 @@ started again with the same command continues: finished shards, nets and evaluat
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -37,15 +36,12 @@ from kinghill.experiments.training.result import (
     begin_run,
     write_run,
 )
-from kinghill.experiments.training.tasks import on_cluster, run_tasks, write_curve
+from kinghill.experiments.training.tasks import iterate, iterated_result, on_cluster, run_tasks
 from kinghill.physics import TableSpec
 
 SHARD_FRAMES = 50
 """Self-play frames a shard holds (a worker's task; what a resumed run may lose)."""
-NET_FILE = "net.npz"
 FIT_FILE = "fit.json"
-SCORE_FILE = "score.json"
-BEST_FILE = "best.npz"
 HEADER = [
     "iteration",
     "positions",
@@ -144,49 +140,35 @@ def _train_position(config: PositionConfig) -> TrainResult:
     start = time.perf_counter()
     warm_up()
     data: list[SelfPlay] = []
-    rows: list[list[float]] = []
-    net: Path | None = None
-    for iteration in range(1, config.iterations + 1):
-        began = time.perf_counter()
-        folder = out / f"iteration-{iteration}"
-        folder.mkdir(exist_ok=True)
+
+    def play(iteration: int, folder: Path, net: Path | None) -> int:
         first = config.seed + (iteration - 1) * config.frames
-        data += _shards(config, folder, _player(net, config.budget), first)
-        net = folder / NET_FILE
-        scored = folder / SCORE_FILE
-        if not net.exists():
-            scored.unlink(missing_ok=True)
-            fitted, report = fit_and_report(
-                joined(data),
-                TableSpec(),
-                config.seed + iteration,
-                hidden=config.hidden,
-                epochs=config.epochs,
-            )
-            (folder / FIT_FILE).write_text(json.dumps(asdict(report), indent=2) + "\n")
-            fitted.save(net)
-        if not scored.exists():
-            evaluated = _evaluated(config, net, folder / "eval")
-            positions = sum(len(d) for d in data)
-            row = [iteration, positions, *evaluated, time.perf_counter() - began]
-            scored.write_text(json.dumps(row))
-        rows.append(json.loads(scored.read_text()))
-        if rows[-1][2] > max((r[2] for r in rows[:-1]), default=-1.0):
-            shutil.copyfile(net, out / BEST_FILE)  # the first of the best, as reported
-        write_curve(out, HEADER, rows, 2, "search-position against search")
-    best = max(rows, key=lambda r: r[2])
-    result = TrainResult(
-        model=out / BEST_FILE,
-        curve=out / "curve.png",
-        wall_seconds=time.perf_counter() - start,
-        episodes=config.frames * config.iterations,  # self-play frames, as run.json says
-        final_reward_mean=float("nan"),
-        final_win_rate=float(rows[-1][2]),
-        extra={
-            "positions": sum(len(d) for d in data),
-            "best_iteration": int(best[0]),
-            "best_score_vs_search": float(best[2]),
-        },
+        data.extend(_shards(config, folder, _player(net, config.budget), first))
+        return sum(len(d) for d in data)
+
+    def fit(iteration: int, folder: Path, net: Path) -> None:
+        fitted, report = fit_and_report(
+            joined(data),
+            TableSpec(),
+            config.seed + iteration,
+            hidden=config.hidden,
+            epochs=config.epochs,
+        )
+        (folder / FIT_FILE).write_text(json.dumps(asdict(report), indent=2) + "\n")
+        fitted.save(net)
+
+    def evaluated(net: Path, folder: Path) -> list[float]:
+        return _evaluated(config, net, folder)
+
+    rows = iterate(
+        out, config.iterations, play, fit, evaluated, HEADER, "search-position against search"
+    )
+    result = iterated_result(
+        out,
+        rows,
+        config.frames * config.iterations,
+        time.perf_counter() - start,
+        positions=sum(len(d) for d in data),
     )
     write_run(out, config, result, sessions)
     return result

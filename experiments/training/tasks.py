@@ -6,7 +6,10 @@ whole run, the parts' arrays joined, and the curve of scores against ``search`` 
 from __future__ import annotations
 
 import csv
+import json
+import shutil
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from multiprocessing import get_context
@@ -16,11 +19,18 @@ from typing import Any, TypeVar
 import numpy as np
 
 from kinghill.experiments.tournaments.ray_runner import import_ray
+from kinghill.experiments.training.result import TrainResult
 
 T = TypeVar("T")
 
 EVALUATIONS = "evaluations.csv"
 CURVE = "curve.png"
+NET_FILE = "net.npz"
+"""An iteration's net, in its folder ``iteration-K``."""
+SCORE_FILE = "score.json"
+"""An iteration's row of ``evaluations.csv`` (kept, so that a resumed run keeps it)."""
+BEST_FILE = "best.npz"
+"""The run's best net: the first iteration's of the best score."""
 
 
 def run_tasks(
@@ -116,3 +126,64 @@ def write_curve(
     figure.tight_layout()
     figure.savefig(out / CURVE, dpi=100)
     plt.close(figure)
+
+
+def iterate(
+    out: Path,
+    iterations: int,
+    play: Callable[[int, Path, Path | None], int],
+    fit: Callable[[int, Path, Path], None],
+    evaluate: Callable[[Path, Path], list[float]],
+    header: Sequence[str],
+    title: str,
+) -> list[list[float]]:
+    """An iterated run's loop, resuming what ``out`` holds: in each iteration's folder,
+    ``play(iteration, folder, last net)`` (self-play; None before the first net) returns how
+    much the run learns from so far; ``fit(iteration, folder, net)`` writes the net unless it
+    is there; ``evaluate(net, eval folder)`` gives its score against ``search`` (first) and
+    more, unless the iteration's row is kept already. Each row is ``[iteration, learnt from,
+    *evaluated, seconds]``; the best net is copied to :data:`BEST_FILE`, and the rows so far
+    are written as ``evaluations.csv`` under ``header`` and drawn as ``curve.png``."""
+    rows: list[list[float]] = []
+    net: Path | None = None
+    for iteration in range(1, iterations + 1):
+        began = time.perf_counter()
+        folder = out / f"iteration-{iteration}"
+        folder.mkdir(exist_ok=True)
+        learnt_from = play(iteration, folder, net)
+        net = folder / NET_FILE
+        scored = folder / SCORE_FILE
+        if not net.exists():
+            scored.unlink(missing_ok=True)
+            fit(iteration, folder, net)
+        if not scored.exists():
+            evaluated = evaluate(net, folder / "eval")
+            row = [iteration, learnt_from, *evaluated, time.perf_counter() - began]
+            scored.write_text(json.dumps(row))
+        rows.append(json.loads(scored.read_text()))
+        if rows[-1][2] > max((r[2] for r in rows[:-1]), default=-1.0):
+            shutil.copyfile(net, out / BEST_FILE)  # the first of the best, as reported
+        write_curve(out, header, rows, 2, title)
+    return rows
+
+
+def iterated_result(
+    out: Path, rows: Sequence[Sequence[float]], frames: int, seconds: float, **extra: Any
+) -> TrainResult:
+    """What an iterated run (:func:`iterate`'s ``rows``) leaves: its best net and curve,
+    ``frames`` self-play frames, the last score against ``search``, the best iteration and
+    its score, and ``extra``."""
+    best = max(rows, key=lambda r: r[2])
+    return TrainResult(
+        model=out / BEST_FILE,
+        curve=out / CURVE,
+        wall_seconds=seconds,
+        episodes=frames,  # self-play frames, as run.json says
+        final_reward_mean=float("nan"),
+        final_win_rate=float(rows[-1][2]),
+        extra={
+            **extra,
+            "best_iteration": int(best[0]),
+            "best_score_vs_search": float(best[2]),
+        },
+    )
