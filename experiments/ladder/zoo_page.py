@@ -87,7 +87,10 @@ def zoo_markdown(zoo_path: str | Path = ZOO_FILE) -> str:
         "may still be told apart: the table *Stronger than* gives, from the same joint "
         "posterior, the probability that the row agent is stronger than the column agent. The "
         "matrices behind every figure are committed with the zoo "
-        "(`kinghill/experiments/ladder/zoo/matrix-*.json`).",
+        "(`kinghill/experiments/ladder/zoo/matrix-*.json`). The time columns (s/decision, p95 "
+        "s) are as each pair was played: an agent added to the zoo plays only its own pairs, so "
+        "two agents' times may come from different code and load; compare times within one "
+        "tournament.",
         "",
         "| id | spec | note |",
         "|---|---|---|",
