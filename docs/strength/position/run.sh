@@ -20,6 +20,10 @@ declare -A agent=(
   [candidates-safety-speeds]="variants:wide?safety_speeds=0.6_1.0_1.5"
   [candidates-speeds]="variants:wide?speeds=0.75_1.0_1.4"
   [candidates-spins]="variants:wide?spins=0.0_-0.3_0.3_-0.6_0.6"
+  [search-budget1920]="search?budget=1920"
+  [lookahead]="search?lookahead=true"
+  [lookahead-budget480]="search?lookahead=true&budget=480"
+  [phase-value]="variants:phase?colour=1.0"
   [shipped-5x]="search-position"
   [shipped-variable]="search-position"
 )

@@ -5,10 +5,12 @@ process of its own), then a plain ``SearchAgent``. Played as a plug-in agent:
     PYTHONPATH=docs/training/position kinghill tournament \\
         --agents "variants:wide?pots=8" search --frames 400 --seed 1000 --jobs 2 --out DIR
 
-Lists of factors are written with ``_`` between them (``,`` separates options).
+Lists of factors are written with ``_`` between them (``,`` separates options). ``phase`` is
+the hand-made leaf with the pot chance weighed by what its shooter needs.
 """
 
 import kinghill.agents.search as search
+from kinghill.envs.rules import Frame
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -30,4 +32,23 @@ def wide(
     search.SAFETY_SPEED_FACTORS = _floats(str(safety_speeds))
     search.SPEED_FACTORS = _floats(str(speeds))
     search.SPIN_STEPS = _floats(str(spins))
+    return search.SearchAgent(seed)
+
+
+def phase(seed: int | None = None, colour: float = 1.0) -> search.SearchAgent:
+    """``search`` whose hand-made leaf weighs the next shooter's pot chance by ``colour``
+    instead of ``search.POSITION_VALUE`` when that player needs only the coloured ball (a chance
+    at the colour ends the frame; a chance at a white is one white of three)."""
+    weight = float(colour)
+
+    def standing(frame: Frame, me: int, mover: int, chance: float) -> float:
+        other = 1 - me
+        credits = frame.credit_counts
+        value = search.WHITE_VALUE * (credits[me] - credits[other])
+        value -= search.FOUL_VALUE * (frame.fouls[me] - frame.fouls[other])
+        w = weight if frame.whites_needed(mover) == 0 else search.POSITION_VALUE
+        value += w * chance if mover == me else -w * chance
+        return min(max(value, -0.95), 0.95)
+
+    search._standing = standing
     return search.SearchAgent(seed)
