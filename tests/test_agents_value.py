@@ -17,7 +17,8 @@ from kinghill.envs import FrameView, Game
 from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult, TimeAllowance, choose
 from kinghill.experiments import cli
-from kinghill.experiments.training.value_training import parallel_self_play, self_play
+from kinghill.experiments.training.tasks import played_in_parts
+from kinghill.experiments.training.value_training import self_play
 from kinghill.physics import NoiseModel, TableState
 
 
@@ -110,7 +111,7 @@ def test_a_foul_standing_costs_its_price() -> None:
 
 def test_self_play_in_pieces_gives_the_same_positions() -> None:
     whole = self_play(4, seed=6)
-    pieces = parallel_self_play(4, seed=6, jobs=2)
+    pieces = played_in_parts(self_play, 4, 6, "heuristic", jobs=2)
     for name in ("features", "hand_made", "results", "frames"):
         assert np.array_equal(getattr(whole, name), getattr(pieces, name))
     assert set(whole.frames) == {6, 7, 8, 9} and set(whole.results) <= {0.0, 0.5, 1.0}

@@ -24,9 +24,9 @@ from kinghill.envs import FrameView, Game
 from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult
 from kinghill.experiments import cli
 from kinghill.experiments.training.frames import decisions
-from kinghill.experiments.training.position_data import SelfPlay, parallel_self_play, self_play
+from kinghill.experiments.training.position_data import SelfPlay, self_play
 from kinghill.experiments.training.position_training import fit
-from kinghill.experiments.training.tasks import held_out_frames
+from kinghill.experiments.training.tasks import held_out_frames, played_in_parts
 from kinghill.experiments.training.value_training import HELD_OUT
 from kinghill.physics import WHITES, TableSpec, TableState
 
@@ -159,7 +159,7 @@ def test_self_play_keeps_every_shot_decision_from_the_movers_side() -> None:
     first = data.frames == 4
     winner_rows = data.results[first]
     assert len(set(winner_rows.tolist())) <= 2  # one result per frame, from each side
-    pieces = parallel_self_play(2, seed=4, agent="search?budget=8", jobs=2)
+    pieces = played_in_parts(self_play, 2, 4, "search?budget=8", jobs=2)
     assert np.array_equal(pieces.results, data.results)
 
 

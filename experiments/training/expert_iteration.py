@@ -202,11 +202,6 @@ def fit_prior(data: Decisions, hidden: int, epochs: int, seed: int) -> PriorNet:
     return PriorNet(a, b, c, d, value=value)
 
 
-def joined(parts: list[Decisions]) -> Decisions:
-    """Several :class:`Decisions` as one, in order."""
-    return concatenated(parts)
-
-
 SHARD_FRAMES = 10
 """Self-play frames a shard holds (a worker's task; what a resumed run may lose)."""
 
@@ -276,7 +271,9 @@ def _train_expert(config: ExpertConfig) -> TrainResult:
         return sum(len(d.results) for d in data)
 
     def fit(iteration: int, folder: Path, net: Path) -> None:
-        fitted = fit_prior(joined(data), config.hidden, config.epochs, config.seed + iteration)
+        fitted = fit_prior(
+            concatenated(data), config.hidden, config.epochs, config.seed + iteration
+        )
         replace(fitted, break_shot=learnt).save(net)
 
     def evaluated(net: Path, folder: Path) -> list[float]:

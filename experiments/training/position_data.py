@@ -10,19 +10,14 @@ new feature needs no new frames.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
-from kinghill.agents import make_agent
 from kinghill.agents.position_value import Positions
-from kinghill.envs import Game
-from kinghill.envs.rules import Decision
-from kinghill.experiments.training.frames import decisions
-from kinghill.experiments.training.tasks import concatenated, in_parts
-from kinghill.physics import N_BALLS, NoiseModel
+from kinghill.experiments.training.frames import self_play_shots
+from kinghill.physics import N_BALLS
 
 
 @dataclass(frozen=True)
@@ -58,27 +53,18 @@ class SelfPlay:
 
 
 def self_play(frames: int, seed: int = 0, agent: str = "search") -> SelfPlay:
-    """Play ``frames`` frames of ``agent`` against itself (seeds ``seed``, ``seed + 1``, ...;
-    seat ``s % 2`` breaks frame ``s``) and keep every shot decision's position. Each frame
-    depends on its seed alone, so frames played in pieces give the same positions."""
+    """Play ``frames`` frames of ``agent`` against itself (:func:`~kinghill.experiments.training.
+    frames.self_play_shots`) and keep every shot decision's position. Frames played in pieces
+    (:func:`~kinghill.experiments.training.tasks.played_in_parts`) give the same positions."""
     places, on_table, needed, fouls, results, frame_ids = [], [], [], [], [], []
-    for k in range(frames):
-        game = Game(noise=NoiseModel())
-        game.reset(seed=seed + k, breaker=(seed + k) % 2)
-        players = [make_agent(agent, seed=2 * (seed + k) + seat) for seat in (0, 1)]
-        movers = []
-        for view, _ in decisions(game, players):
-            if view.decision is not Decision.SHOT:
-                continue
-            me, frame = view.player, view.frame
-            places.append(view.state.positions)
-            on_table.append(view.state.on_table)
-            needed.append((frame.whites_needed(me), frame.whites_needed(1 - me)))
-            fouls.append((frame.fouls[me], frame.fouls[1 - me]))
-            movers.append(me)
-        winner = game.frame.winner
-        results += [0.5 if winner is None else float(winner == m) for m in movers]
-        frame_ids += [seed + k] * len(movers)
+    for shot in self_play_shots(frames, seed, agent):
+        view, me = shot.view, shot.view.player
+        places.append(view.state.positions)
+        on_table.append(view.state.on_table)
+        needed.append((view.frame.whites_needed(me), view.frame.whites_needed(1 - me)))
+        fouls.append((view.frame.fouls[me], view.frame.fouls[1 - me]))
+        results.append(shot.result)
+        frame_ids.append(shot.frame)
     return SelfPlay(
         np.array(places, np.float32).reshape(-1, N_BALLS, 2),
         np.array(on_table, bool).reshape(-1, N_BALLS),
@@ -87,16 +73,3 @@ def self_play(frames: int, seed: int = 0, agent: str = "search") -> SelfPlay:
         np.array(results, np.float32),
         np.array(frame_ids, np.int64),
     )
-
-
-def joined(parts: Sequence[SelfPlay]) -> SelfPlay:
-    """The positions of several runs of :func:`self_play`, in order."""
-    return concatenated(parts)
-
-
-def parallel_self_play(
-    frames: int, seed: int = 0, agent: str = "search", jobs: int = 1
-) -> SelfPlay:
-    """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
-    processes; the same positions as one run."""
-    return joined(in_parts(self_play, frames, seed, agent, jobs))

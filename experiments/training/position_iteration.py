@@ -29,14 +29,20 @@ from kinghill.agents.search import DEFAULT_BUDGET
 from kinghill.envs.planning import warm_up
 from kinghill.experiments.tournaments import evaluate
 from kinghill.experiments.tournaments.ray_runner import on_ray
-from kinghill.experiments.training.position_data import SelfPlay, joined, self_play
+from kinghill.experiments.training.position_data import SelfPlay, self_play
 from kinghill.experiments.training.position_training import fit_and_report
 from kinghill.experiments.training.result import (
     TrainResult,
     begin_run,
     write_run,
 )
-from kinghill.experiments.training.tasks import iterate, iterated_result, on_cluster, run_tasks
+from kinghill.experiments.training.tasks import (
+    concatenated,
+    iterate,
+    iterated_result,
+    on_cluster,
+    run_tasks,
+)
 from kinghill.physics import TableSpec
 
 SHARD_FRAMES = 50
@@ -148,7 +154,7 @@ def _train_position(config: PositionConfig) -> TrainResult:
 
     def fit(iteration: int, folder: Path, net: Path) -> None:
         fitted, report = fit_and_report(
-            joined(data),
+            concatenated(data),
             TableSpec(),
             config.seed + iteration,
             hidden=config.hidden,

@@ -54,21 +54,23 @@ def run_tasks(
         yield from pool.imap_unordered(task, todo)
 
 
-def in_parts(
+def played_in_parts(
     play: Callable[[int, int, str], T], frames: int, seed: int, agent: str, jobs: int
-) -> list[T]:
-    """``play(size, first, agent)`` over ``frames`` frames from seed ``seed`` split into ``jobs``
-    parts of consecutive seeds, played in worker processes (they leave Ctrl-C to this process,
-    which ends them: a worker the terminal's SIGINT reached would print its own traceback); the
-    parts in order, so that they hold what one run of ``play`` would."""
+) -> T:
+    """``play(size, first, agent)`` (a dataclass of arrays) over ``frames`` frames from seed
+    ``seed`` split into ``jobs`` parts of consecutive seeds, played in worker processes (they
+    leave Ctrl-C to this process, which ends them: a worker the terminal's SIGINT reached would
+    print its own traceback); the parts joined in order (:func:`concatenated`), so that they hold
+    what one run of ``play`` would."""
     sizes = [frames // jobs + (i < frames % jobs) for i in range(min(jobs, frames))]
     starts = [seed + sum(sizes[:i]) for i in range(len(sizes))]
     if len(sizes) == 1:
-        return [play(frames, seed, agent)]
+        return play(frames, seed, agent)
     with get_context("spawn").Pool(
         len(sizes), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
     ) as pool:
-        return pool.starmap(play, zip(sizes, starts, [agent] * len(sizes), strict=True))
+        parts = pool.starmap(play, zip(sizes, starts, [agent] * len(sizes), strict=True))
+    return concatenated(parts)
 
 
 def concatenated(parts: Sequence[T]) -> T:

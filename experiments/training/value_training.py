@@ -13,20 +13,15 @@ hand-made :func:`~kinghill.agents.search.position_value` on the same positions a
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from kinghill.agents import make_agent
 from kinghill.agents.search import position_value
 from kinghill.agents.value import N_FEATURES, ValueNet, value_features
-from kinghill.envs import Game
-from kinghill.envs.rules import Decision
-from kinghill.experiments.training.frames import decisions
-from kinghill.experiments.training.tasks import concatenated, held_out_frames, in_parts
-from kinghill.physics import NoiseModel
+from kinghill.experiments.training.frames import self_play_shots
+from kinghill.experiments.training.tasks import held_out_frames, played_in_parts
 
 HELD_OUT = 0.2
 """Share of the frames kept out of the fit to measure it (whole frames, so that positions of
@@ -45,42 +40,22 @@ class Positions:
 
 
 def self_play(frames: int, seed: int = 0, agent: str = "heuristic") -> Positions:
-    """Play ``frames`` frames of ``agent`` against itself (seeds ``seed``, ``seed + 1``, ...;
-    seat ``s % 2`` breaks frame ``s``) and record every shot's position. Each frame depends on
-    its seed alone, so frames played in pieces give the same positions."""
+    """Play ``frames`` frames of ``agent`` against itself (:func:`~kinghill.experiments.training.
+    frames.self_play_shots`) and record every shot's position. Frames played in pieces
+    (:func:`~kinghill.experiments.training.tasks.played_in_parts`) give the same positions."""
     features, hand_made, results, frame_ids = [], [], [], []
-    for k in range(frames):
-        game = Game(noise=NoiseModel())
-        game.reset(seed=seed + k, breaker=(seed + k) % 2)
-        players = [make_agent(agent, seed=2 * (seed + k) + seat) for seat in (0, 1)]
-        movers = []
-        for view, _ in decisions(game, players):
-            if view.decision is Decision.SHOT:
-                features.append(value_features(view.frame, view.state))
-                hand_made.append(position_value(view.frame, view.state, view.player))
-                movers.append(view.player)
-        winner = game.frame.winner
-        results += [0.5 if winner is None else float(winner == m) for m in movers]
-        frame_ids += [seed + k] * len(movers)
+    for shot in self_play_shots(frames, seed, agent):
+        view = shot.view
+        features.append(value_features(view.frame, view.state))
+        hand_made.append(position_value(view.frame, view.state, view.player))
+        results.append(shot.result)
+        frame_ids.append(shot.frame)
     return Positions(
         np.array(features, np.float32).reshape(-1, N_FEATURES),
         np.array(hand_made, np.float32),
         np.array(results, np.float32),
         np.array(frame_ids, np.int64),
     )
-
-
-def joined(parts: Sequence[Positions]) -> Positions:
-    """The positions of several runs of :func:`self_play`, in order."""
-    return concatenated(parts)
-
-
-def parallel_self_play(
-    frames: int, seed: int = 0, agent: str = "heuristic", jobs: int = 1
-) -> Positions:
-    """:func:`self_play` with the frames split into ``jobs`` runs of consecutive seeds in worker
-    processes; the same positions as one run."""
-    return joined(in_parts(self_play, frames, seed, agent, jobs))
 
 
 def held_out(positions: Positions, seed: int = 0) -> np.ndarray:
@@ -169,7 +144,7 @@ def train_value(
     """Self-play ``frames`` frames, fit a net on the frames not held out (from ``init`` when
     given), save it to ``out`` and report it on the held-out ones."""
     start = time.perf_counter()
-    positions = parallel_self_play(frames, seed, agent, jobs)
+    positions = played_in_parts(self_play, frames, seed, agent, jobs)
     test = held_out(positions, seed)
     train = ~test
     net = fit(positions.features[train], positions.results[train], hidden, seed=seed, init=init)

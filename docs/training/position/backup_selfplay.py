@@ -18,9 +18,9 @@ from kinghill.agents.position_value import position_features
 from kinghill.envs import Game
 from kinghill.envs.rules import Decision
 from kinghill.experiments.training.frames import decisions
-from kinghill.experiments.training.position_data import SelfPlay, joined
+from kinghill.experiments.training.position_data import SelfPlay
 from kinghill.experiments.training.position_training import fit
-from kinghill.experiments.training.tasks import held_out_frames
+from kinghill.experiments.training.tasks import concatenated, held_out_frames
 from kinghill.experiments.training.value_training import HELD_OUT
 from kinghill.physics import N_BALLS, NoiseModel, TableSpec
 
@@ -65,7 +65,7 @@ def play(first: int) -> SelfPlay:
 if __name__ == "__main__":
     frames, out, net_out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     with get_context("spawn").Pool(2) as pool:
-        data = joined(pool.map(play, range(FIRST, FIRST + frames, SHARD)))
+        data = concatenated(pool.map(play, range(FIRST, FIRST + frames, SHARD)))
     data.save(out)
     features = position_features(data.positions, TableSpec())
     test = held_out_frames(data.frames, HELD_OUT)

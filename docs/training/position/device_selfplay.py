@@ -13,7 +13,8 @@ import time
 from multiprocessing import get_context
 
 from kinghill.envs.planning import warm_up
-from kinghill.experiments.training.position_data import SelfPlay, joined, self_play
+from kinghill.experiments.training.position_data import SelfPlay, self_play
+from kinghill.experiments.training.tasks import concatenated
 
 DEADLINE = time.time() + float(sys.argv[1])
 FIRST = int(sys.argv[2])
@@ -25,7 +26,7 @@ def work(worker: int) -> tuple[int, int]:
     while time.time() < DEADLINE:
         parts.append(self_play(5, FIRST + 100_000 * worker + played))
         played += 5
-    positions = joined(parts)
+    positions = concatenated(parts)
     positions.save(f"/tmp/pv-{worker:02d}.npz")
     return len(positions), played
 
@@ -39,4 +40,4 @@ if __name__ == "__main__":
     print(done, sum(d[0] for d in done), "positions", sum(d[1] for d in done), "frames")
     parts = [SelfPlay.load(f"/tmp/pv-{w:02d}.npz") for w in range(workers)]
     for group in range(4):
-        joined(parts[group::4]).save(f"{os.environ['OUT']}/dev{FIRST}-{group}.npz")
+        concatenated(parts[group::4]).save(f"{os.environ['OUT']}/dev{FIRST}-{group}.npz")

@@ -9,12 +9,13 @@ lent 16-core machine by ``device_selfplay.py``, 3,000 and 4,000 here, seeds 100,
 
 import sys
 
-from kinghill.experiments.training.position_data import SelfPlay, joined
+from kinghill.experiments.training.position_data import SelfPlay
 from kinghill.experiments.training.position_training import fit_and_report
+from kinghill.experiments.training.tasks import concatenated
 from kinghill.physics import TableSpec
 
 h1, h2, epochs, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-data = joined([SelfPlay.load(path) for path in sys.argv[5:]])
+data = concatenated([SelfPlay.load(path) for path in sys.argv[5:]])
 net, report = fit_and_report(data, TableSpec(), hidden=(h1, h2), epochs=epochs)
 print(report)
 net.save(out)
