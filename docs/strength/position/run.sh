@@ -24,6 +24,13 @@ declare -A agent=(
   [lookahead]="search?lookahead=true"
   [lookahead-budget480]="search?lookahead=true&budget=480"
   [phase-value]="variants:phase?colour=1.0"
+  [distilled-1920]="expert:$net/distilled-1920.npz?budget=120&arms=8"
+  [distilled-1920-budget150]="expert:$net/distilled-1920.npz?budget=150&arms=8"
+  [distilled-1920-arms5]="expert:$net/distilled-1920.npz?budget=150&arms=5"
+  [distilled-1920-arms12]="expert:$net/distilled-1920.npz?budget=150&arms=12"
+  [distilled-1920-iteration2]="expert:$net/distilled-1920-iteration2.npz?budget=120&arms=8"
+  [distilled-1920-iteration2-raw]="expert-policy:$net/distilled-1920-iteration2.npz"
+  [distilled-1920-raw]="expert-policy:$net/distilled-1920.npz"
   [shipped-5x]="search-position"
   [shipped-variable]="search-position"
 )
