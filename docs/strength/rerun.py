@@ -3,10 +3,13 @@ committed report (the tournaments are seeded, so on unchanged agents they agree 
 
     python3 docs/strength/rerun.py [ID ...] > rerun.jsonl    # one JSON line a row
 
-Each row's tournament goes to ``runs/rerun/<id>`` with the command the table shows.
+Each row's tournament goes to ``runs/rerun/<id>`` with the command the table shows, played from
+scratch (a folder left by an earlier rerun is removed first: a stored tournament would be
+resumed, its old frames reported again).
 """
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -29,12 +32,13 @@ for row in rows:
     agents = [row["agent"], row["opponent"]]
     frames = str(row.get("frames", 200))
     command = ["kinghill", "tournament", "--agents", *agents, "--frames", frames, "--jobs", "2"]
+    shutil.rmtree(out, ignore_errors=True)
     start = time.time()
     done = subprocess.run([*command, "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
     line: dict[str, object] = {"id": row["id"], "rc": done.returncode}
     line["seconds"] = round(time.time() - start)
     new, old = out / "report.json", ROOT / "docs" / "strength" / f"{row['id']}.json"
-    if new.exists():
+    if done.returncode == 0 and new.exists():
         line["new"] = record(new, *agents)
         if old.exists():
             line["old"] = record(old, *row.get("reported", agents))
