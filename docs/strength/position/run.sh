@@ -30,6 +30,7 @@ declare -A agent=(
   [distilled-1920-arms12]="expert:$net/distilled-1920.npz?budget=150&arms=12"
   [distilled-1920-iteration2]="expert:$net/distilled-1920-iteration2.npz?budget=120&arms=8"
   [distilled-1920-iteration2-raw]="expert-policy:$net/distilled-1920-iteration2.npz"
+  [guided-position]="variants:guided_position"
   [distilled-1920-raw]="expert-policy:$net/distilled-1920.npz"
   [shipped-5x]="search-position"
   [shipped-variable]="search-position"

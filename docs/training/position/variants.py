@@ -6,10 +6,14 @@ process of its own), then a plain ``SearchAgent``. Played as a plug-in agent:
         --agents "variants:wide?pots=8" search --frames 400 --seed 1000 --jobs 2 --out DIR
 
 Lists of factors are written with ``_`` between them (``,`` separates options). ``phase`` is
-the hand-made leaf with the pot chance weighed by what its shooter needs.
+the hand-made leaf with the pot chance weighed by what its shooter needs; ``guided_position``
+the prior-guided search (``expert``) with the position net at its leaves.
 """
 
 import kinghill.agents.search as search
+from kinghill.agents.builtins import data_path
+from kinghill.agents.position_value import PositionNet, PositionValue
+from kinghill.agents.prior import PriorNet, PriorSearchAgent
 from kinghill.envs.rules import Frame
 
 
@@ -52,3 +56,18 @@ def phase(seed: int | None = None, colour: float = 1.0) -> search.SearchAgent:
 
     search._standing = standing
     return search.SearchAgent(seed)
+
+
+def guided_position(
+    seed: int | None = None,
+    prior: str = "docs/training/position/distilled-1920.npz",
+    value: str = "",
+    budget: int = 120,
+    arms: int = 8,
+) -> search.SearchAgent:
+    """The search guided by the prior net at ``prior`` over its ``arms`` best shots, its leaves
+    scored by the position net at ``value`` (default: the shipped one)."""
+    net = PositionNet.load(value) if value else PositionNet.load(data_path("position.npz"))
+    agent = PriorSearchAgent(PriorNet.load(prior), seed, int(budget), int(arms))
+    agent.leaf = PositionValue(net)
+    return agent
