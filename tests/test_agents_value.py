@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from frame_support import midframe
 from net_weights import random_layers
 
 from kinghill.agents import AgentSpecError, SearchAgent, check_agent, make_agent
@@ -31,20 +32,6 @@ def net_file(tmp_path: Path) -> Path:
     path = tmp_path / "value.npz"
     random_net().save(path)
     return path
-
-
-def midframe() -> tuple[Frame, TableState]:
-    """Player 1 to move after the break, player 0 with two whites credited and a foul."""
-    state = TableState.rack().remove(2).remove(3)
-    frame = replace(
-        Frame.new(),
-        decision=Decision.SHOT,
-        credited=((2, 3), ()),
-        fouls=(1, 0),
-        to_move=1,
-        shots=4,
-    )
-    return frame, state
 
 
 def test_features_are_seen_from_the_player_to_move() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from frame_support import midframe
 
 from kinghill.agents import check_agent, make_agent
 from kinghill.agents.position_value import (
@@ -21,7 +22,7 @@ from kinghill.agents.position_value import (
 )
 from kinghill.agents.search import SearchAgent, _best_chance
 from kinghill.envs import FrameView, Game
-from kinghill.envs.rules import Decision, EndReason, Frame, FrameResult
+from kinghill.envs.rules import Decision, EndReason, FrameResult
 from kinghill.experiments import cli
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.position_data import SelfPlay, self_play
@@ -37,20 +38,6 @@ def random_net(seed: int = 0, hidden: tuple[int, int] = (6, 4)) -> PositionNet:
     rng = np.random.default_rng(seed)
     sizes = [(N_FEATURES, hidden[0]), (hidden[0],), hidden, (hidden[1],), (hidden[1], 1), (1,)]
     return PositionNet(*(rng.normal(size=s).astype(np.float32) for s in sizes))
-
-
-def midframe() -> tuple[Frame, TableState]:
-    """Player 1 to move after the break, player 0 with two whites credited and a foul."""
-    state = TableState.rack().remove(2).remove(3)
-    frame = replace(
-        Frame.new(),
-        decision=Decision.SHOT,
-        credited=((2, 3), ()),
-        fouls=(1, 0),
-        to_move=1,
-        shots=4,
-    )
-    return frame, state
 
 
 def as_positions(state: TableState, needed: tuple[int, int], fouls: tuple[int, int]) -> Positions:

@@ -43,16 +43,13 @@ def phase(seed: int | None = None, colour: float = 1.0) -> search.SearchAgent:
     """``search`` whose hand-made leaf weighs the next shooter's pot chance by ``colour``
     instead of ``search.POSITION_VALUE`` when that player needs only the coloured ball (a chance
     at the colour ends the frame; a chance at a white is one white of three)."""
-    weight = float(colour)
+    scale = float(colour) / search.POSITION_VALUE
+    hand_made = search._standing
 
     def standing(frame: Frame, me: int, mover: int, chance: float) -> float:
-        other = 1 - me
-        credits = frame.credit_counts
-        value = search.WHITE_VALUE * (credits[me] - credits[other])
-        value -= search.FOUL_VALUE * (frame.fouls[me] - frame.fouls[other])
-        w = weight if frame.whites_needed(mover) == 0 else search.POSITION_VALUE
-        value += w * chance if mover == me else -w * chance
-        return min(max(value, -0.95), 0.95)
+        # the hand-made score is linear in the chance: scaling it weighs it by ``colour``
+        needs_colour = frame.whites_needed(mover) == 0
+        return hand_made(frame, me, mover, chance * scale if needs_colour else chance)
 
     search._standing = standing
     return search.SearchAgent(seed)
