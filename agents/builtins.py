@@ -202,6 +202,12 @@ _SEARCH = (
     Option("margin", Kind.FLOAT, "seconds kept in hand before the clock's limit", minimum=0),
 )
 _LOOKAHEAD = Option("lookahead", Kind.BOOL, "score the leaves one shot deeper")
+_CANDIDATES = Option(
+    "candidates",
+    Kind.TEXT,
+    "the shots tried: narrow (about 30) or wide (about 70: 8 pots, 8 safeties at 3 speeds)",
+    choices=("narrow", "wide"),
+)
 _LEARNED_BREAK = Option(
     "learned_break", Kind.BOOL, "the learnt break on the standard rack (false: the hand-made break)"
 )
@@ -213,6 +219,13 @@ _EXPERT = (
     Option("value", Kind.BOOL, "score the leaves with the net's learnt value"),
     _LOOKAHEAD,
     _LEARNED_BREAK,
+    _CANDIDATES,
+    Option(
+        "halving",
+        Kind.TEXT,
+        "how the halving ranks the arms: by mean (plain) or by prior and mean (gumbel)",
+        choices=("plain", "gumbel"),
+    ),
 )
 _POLICY = (
     Option(
@@ -237,7 +250,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "kinghill.agents.search:SearchAgent",
         "simulates candidate shots under execution noise and plays the best",
         Argument.BUDGET,
-        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK),
+        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK, _CANDIDATES),
     ),
     BuiltIn(
         "expert",
@@ -253,7 +266,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "kinghill.agents.prior:PriorPolicyAgent",
         "the prior net of expert iteration alone, no noisy simulation",
         Argument.NET,
-        (_LEARNED_BREAK,),
+        (_LEARNED_BREAK, _CANDIDATES),
         model="expert2.npz",
     ),
     BuiltIn(

@@ -59,15 +59,51 @@ MAX_CALIBRATION = math.radians(3.0)
 """A correction larger than this means the model does not fit the shot: keep the plain aim."""
 DEPARTURE_FPS = 30.0
 """Sampling rate of the trajectories that measure the object ball's departure."""
-POT_CANDIDATES = 5
-"""How many of the heuristic's best pots are calibrated and varied."""
-KICK_CANDIDATES = 3
-"""How many doubles/kicks of whites are added."""
-SAFETY_CANDIDATES = 4
-SAFETY_SPEED_FACTORS = (1.0, 1.5)
-SPEED_FACTORS = (1.0, 1.4)
-SPIN_STEPS = (0.0, -0.3, 0.3)
-"""Changes of the tip's height tried on each pot: as planned, more draw, more follow."""
+
+
+@dataclass(frozen=True)
+class CandidateSet:
+    """Which shots the search tries at a shot decision: the ``pots`` likeliest legal pots, each
+    at every cue speed factor of ``speeds`` and change of the tip's height of ``spins`` (as
+    planned, more draw, more follow); ``kicks`` doubles and kicks of whites; ``safeties``
+    safeties, each at every speed factor of ``safety_speeds``."""
+
+    pots: int = 5
+    kicks: int = 3
+    safeties: int = 4
+    safety_speeds: tuple[float, ...] = (1.0, 1.5)
+    speeds: tuple[float, ...] = (1.0, 1.4)
+    spins: tuple[float, ...] = (0.0, -0.3, 0.3)
+
+    @property
+    def most(self) -> int:
+        """The most candidates a decision can have from this set."""
+        pots = self.pots * len(self.speeds) * len(self.spins)
+        return pots + self.kicks + self.safeties * len(self.safety_speeds)
+
+
+NARROW = CandidateSet()
+"""The search's set: about thirty shots."""
+WIDE = CandidateSet(pots=8, safeties=8, safety_speeds=(0.6, 1.0, 1.5))
+"""About seventy shots: too many for ``search``'s 120 simulations (docs/training.md), the set a
+prior net narrows (``expert:PATH?candidates=wide``)."""
+CANDIDATE_SETS = {"narrow": NARROW, "wide": WIDE}
+"""The sets by name (an agent spec's ``candidates`` option)."""
+SPIN_STEP = 0.3
+"""The change of the tip's height of the sets' draw and follow (a prior's feature scale)."""
+
+
+def candidate_set(shots: str | CandidateSet) -> CandidateSet:
+    """``shots`` itself, or the set of :data:`CANDIDATE_SETS` it names.
+
+    :raises ValueError: no set has that name."""
+    if isinstance(shots, CandidateSet):
+        return shots
+    if shots not in CANDIDATE_SETS:
+        raise ValueError(f"candidates: one of {', '.join(CANDIDATE_SETS)}, got {shots!r}")
+    return CANDIDATE_SETS[shots]
+
+
 WHITE_VALUE = 0.12
 """Value of a white credited (a frame won is 1)."""
 FOUL_VALUE = 0.3
@@ -218,21 +254,22 @@ class Candidate:
     spin_step: float = 0.0
 
 
-def candidates(view: FrameView) -> list[Candidate]:
-    """The search's candidate shots at ``view``'s shot decision: the best legal pots with other
-    speeds and follow or draw, doubles and kicks of whites, and safeties at two speeds."""
+def candidates(view: FrameView, shots: CandidateSet = NARROW) -> list[Candidate]:
+    """The search's candidate shots at ``view``'s shot decision, those of ``shots``: the best
+    legal pots with other speeds and follow or draw, doubles and kicks of whites, and safeties
+    at other speeds."""
     found: list[Candidate] = []
-    for rank, pot in enumerate(legal_pots(view)[:POT_CANDIDATES]):
+    for rank, pot in enumerate(legal_pots(view)[: shots.pots]):
         planned = pot_action(pot)
-        for speed_step, factor in enumerate(SPEED_FACTORS):
-            for spin in SPIN_STEPS:
+        for speed_step, factor in enumerate(shots.speeds):
+            for spin in shots.spins:
                 found.append(
                     Candidate(_variant(planned, factor, spin), pot, POT, rank, speed_step, spin)
                 )
-    for rank, kick in enumerate(_kicks(view)[:KICK_CANDIDATES]):
+    for rank, kick in enumerate(_kicks(view)[: shots.kicks]):
         found.append(Candidate(pot_action(kick), kick, KICK, rank))
-    for rank, safety in enumerate(safety_actions(view, SAFETY_CANDIDATES)):
-        for speed_step, factor in enumerate(SAFETY_SPEED_FACTORS):
+    for rank, safety in enumerate(safety_actions(view, shots.safeties)):
+        for speed_step, factor in enumerate(shots.safety_speeds):
             speed = min(safety.shot.speed * factor, MAX_SPEED)
             action = _reshot(safety, safety.shot.phi, speed, safety.shot.b)
             found.append(Candidate(action, None, SAFETY, rank, speed_step))
@@ -253,11 +290,14 @@ def _kicks(view: FrameView) -> list[PotCandidate]:
 
 @dataclass
 class Arm:
-    """One candidate shot and the scores of its simulations so far."""
+    """One candidate shot and the scores of its simulations so far; ``prior``: a learnt prior's
+    logit for it, where a guided search ranks by it (:class:`~kinghill.agents.prior.
+    PriorSearchAgent` with ``halving="gumbel"``)."""
 
     action: ShotAction
     total: float = 0.0
     count: int = 0
+    prior: float = 0.0
 
     @property
     def mean(self) -> float:
@@ -286,6 +326,8 @@ class SearchAgent:
     :param learned_break: break with the package's learnt break
         (:func:`~kinghill.agents.learned_break.package_break`) on the rack it was learnt for;
         False: the hand-made break, as before issue 35.
+    :param candidates: the shots tried, a :class:`CandidateSet` or its name in
+        :data:`CANDIDATE_SETS` (``"narrow"``, the default, or ``"wide"``).
     """
 
     def __init__(
@@ -298,7 +340,10 @@ class SearchAgent:
         leaf: LeafValue = position_value,
         lookahead: bool = False,
         learned_break: bool = True,
+        candidates: str | CandidateSet = "narrow",
     ) -> None:
+        self.shots = candidate_set(candidates)
+        """The shots it tries (:class:`CandidateSet`)."""
         if budget < 1:
             raise ValueError(f"budget: at least one simulation per decision, got {budget}")
         if time_budget is not None and not time_budget > 0:
@@ -363,16 +408,26 @@ class SearchAgent:
         self, view: FrameView, budget: int, deadline: float | None
     ) -> tuple[ShotAction, float]:
         """The best shot for the player to move in ``view`` and its estimated value."""
-        actions = self._candidates(view)
-        if not actions:
-            self.last_arms = []
+        arms = self.last_arms = self._arms(view)
+        if not arms:
             return fallback_action(view), -1.0
-        arms = self.last_arms = [Arm(a) for a in actions]
         best = self._halve(view, arms, budget, deadline)
         while self.time_budget is not None and not _past(deadline):
             budget *= 2  # anytime: halve again with twice the budget, scores kept
             best = self._halve(view, arms, budget, deadline)
         return best.action, best.mean
+
+    def _arms(self, view: FrameView) -> list[Arm]:
+        """The arms searched at ``view``: one per candidate shot."""
+        return [Arm(a) for a in self._candidates(view)]
+
+    def _ranked(self, arms: list[Arm]) -> list[Arm]:
+        """``arms`` best first, as a round of the halving keeps them: by mean score."""
+        return sorted(arms, key=lambda a: a.mean, reverse=True)
+
+    _sample_last = True
+    """Whether the halving samples its last arm again when the budget allows (the plain search
+    does; only the value of that arm, which the 10.4 choice compares, gains from it)."""
 
     def _halve(self, view: FrameView, arms: list[Arm], budget: int, deadline: float | None) -> Arm:
         """Successive halving of ``arms`` with about ``budget`` simulations, stopped at
@@ -385,10 +440,12 @@ class SearchAgent:
                 spent += self._score(view, [(arm, per_arm) for arm in arms])
             else:
                 spent += self._score_until(view, arms, per_arm, deadline)
-            arms = sorted(arms, key=lambda a: a.mean, reverse=True)
+            arms = self._ranked(arms)
             if len(arms) == 1 or _past(deadline) or spent >= budget:
                 return arms[0]
             arms = arms[: max(1, len(arms) // 2)]
+            if len(arms) == 1 and not self._sample_last:
+                return arms[0]
 
     def _score_until(self, view: FrameView, arms: list[Arm], per_arm: int, deadline: float) -> int:
         """``per_arm`` samples of each of ``arms``, arm after arm, in batches of at most
@@ -421,8 +478,8 @@ class SearchAgent:
         return len(actions)
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
-        """The actions of :func:`candidates`, the pots' aim calibrated."""
-        return self.prepared_all(view.state, candidates(view))
+        """The actions of :func:`candidates` of its set, the pots' aim calibrated."""
+        return self.prepared_all(view.state, candidates(view, self.shots))
 
     def prepared(self, state: TableState, candidate: Candidate) -> ShotAction:
         """``candidate``'s action as played: a pot's aim calibrated (:meth:`prepared_all`)."""

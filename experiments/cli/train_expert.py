@@ -82,6 +82,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         default=8,
         help="generations of the break's cross-entropy search",
     )
+    parser.add_argument(
+        "--candidates",
+        choices=("narrow", "wide"),
+        default="narrow",
+        help="the candidate set of the expert and the agent (wide: 8 pots, 8 safeties at 3 speeds)",
+    )
     add_run_options(parser)
     return parser
 
@@ -107,5 +113,6 @@ def run(args: argparse.Namespace) -> int:
         ray=args.ray,
         break_population=args.break_population,
         break_generations=args.break_generations,
+        candidates=args.candidates,
     )
     return run_and_print(train_expert, config)

@@ -42,7 +42,7 @@ from kinghill.agents.prior import (
     PriorSearchAgent,
     arm_features,
 )
-from kinghill.agents.search import SearchAgent, candidates
+from kinghill.agents.search import SearchAgent, candidate_set, candidates
 from kinghill.agents.value import N_FEATURES as N_VALUE_FEATURES
 from kinghill.agents.value import value_features
 from kinghill.envs import Game
@@ -68,7 +68,8 @@ from kinghill.experiments.training.value_training import fit
 from kinghill.physics import NoiseModel
 
 MAX_ARMS = 48
-"""Candidates a decision holds at most in the data (the search makes about forty)."""
+"""Candidates a decision holds at least room for in the data (the narrow set makes at most 41;
+a wider set's decisions are padded to its :attr:`~kinghill.agents.search.CandidateSet.most`)."""
 BREAK_FILE = "break.npz"
 
 
@@ -100,6 +101,9 @@ class ExpertConfig:
     break_population: int = BreakSearch.population
     """Random breaks the break's search starts from (0: no learnt break, the hand-made one)."""
     break_generations: int = BreakSearch.generations
+    candidates: str = "narrow"
+    """The candidate set of the expert and of the agent it trains (``narrow`` or ``wide``,
+    :data:`~kinghill.agents.search.CANDIDATE_SETS`)."""
 
 
 @dataclass(frozen=True)
@@ -127,33 +131,36 @@ class Decisions:
 _FIELDS = ("features", "mask", "visits", "values", "results")
 
 
-def _expert(net: Path | None, seed: int, budget: int, arms: int) -> SearchAgent:
-    """The self-play expert: it breaks with the run's own learnt break (the one its nets carry),
-    the hand-made break where the run has none yet (iteration 1) or learns none."""
+def _expert(net: Path | None, seed: int, budget: int, arms: int, shots: str) -> SearchAgent:
+    """The self-play expert over the candidate set ``shots``: it breaks with the run's own learnt
+    break (the one its nets carry), the hand-made break where the run has none yet (iteration 1)
+    or learns none."""
     if net is None:
-        return SearchAgent(seed, budget, learned_break=False)
+        return SearchAgent(seed, budget, learned_break=False, candidates=shots)
     prior = PriorNet.load(net)
-    return PriorSearchAgent(prior, seed, budget, arms, learned_break=prior.break_shot is not None)
+    learnt = prior.break_shot is not None
+    return PriorSearchAgent(prior, seed, budget, arms, learned_break=learnt, candidates=shots)
 
 
 def expert_self_play(
-    net: Path | None, first: int, frames: int, budget: int, arms: int
+    net: Path | None, first: int, frames: int, budget: int, arms: int, shots: str = "narrow"
 ) -> Decisions:
     """Frames ``first``, ``first + 1``, ... of the expert (the plain search when ``net`` is
     None, else the search guided by it over ``arms`` candidates) against itself, noise on,
-    seat ``s % 2`` breaking frame ``s``; every shot decision recorded."""
+    seat ``s % 2`` breaking frame ``s``, both searching the candidate set ``shots``; every shot
+    decision recorded."""
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     results: list[float] = []
     for seed in range(first, first + frames):
         game = Game(noise=NoiseModel())
         game.reset(seed=seed, breaker=seed % 2)
-        players = [_expert(net, 2 * seed + seat, budget, arms) for seat in (0, 1)]
+        players = [_expert(net, 2 * seed + seat, budget, arms, shots) for seat in (0, 1)]
         movers = []
         for view, _ in decisions(game, players):
             expert = players[view.player]
             if view.decision is not Decision.SHOT or not expert.last_arms:
                 continue
-            found = getattr(expert, "last_candidates", None) or candidates(view)
+            found = getattr(expert, "last_candidates", None) or candidates(view, expert.shots)
             kept = getattr(expert, "last_kept", None) or range(len(found))
             visits = np.zeros(len(found), np.float32)
             visits[list(kept)] = [arm.count for arm in expert.last_arms]
@@ -161,12 +168,12 @@ def expert_self_play(
             movers.append(view.player)
         winner = game.frame.winner
         results += [0.5 if winner is None else float(winner == m) for m in movers]
-    n = len(rows)
-    features = np.zeros((n, MAX_ARMS, N_FEATURES), np.float32)
-    mask = np.zeros((n, MAX_ARMS), bool)
-    visits = np.zeros((n, MAX_ARMS), np.float32)
+    n, width = len(rows), max(MAX_ARMS, candidate_set(shots).most)
+    features = np.zeros((n, width, N_FEATURES), np.float32)
+    mask = np.zeros((n, width), bool)
+    visits = np.zeros((n, width), np.float32)
     for k, (x, v, _) in enumerate(rows):
-        a = min(len(v), MAX_ARMS)
+        a = min(len(v), width)
         features[k, :a], visits[k, :a], mask[k, :a] = x[:a], v[:a], True
     values = np.array([r[2] for r in rows], np.float32).reshape(n, N_VALUE_FEATURES)
     return Decisions(features, mask, visits, values, np.array(results, np.float32))
@@ -206,11 +213,11 @@ SHARD_FRAMES = 10
 """Self-play frames a shard holds (a worker's task; what a resumed run may lose)."""
 
 
-def _shard(arguments: tuple[Path | None, int, int, int, int, Path]) -> Path:
+def _shard(arguments: tuple[Path | None, int, int, int, int, str, Path]) -> Path:
     """Play one shard into its file (a worker's or a Ray task; the kernels loaded first)."""
-    net, first, frames, budget, arms, path = arguments
+    net, first, frames, budget, arms, shots, path = arguments
     warm_up()
-    expert_self_play(net, first, frames, budget, arms).save(path)
+    expert_self_play(net, first, frames, budget, arms, shots).save(path)
     return path
 
 
@@ -221,7 +228,7 @@ def _shards(config: ExpertConfig, folder: Path, net: Path | None, first: int) ->
     paths = [folder / f"shard-{start}.npz" for start in starts]
     todo = [
         (net, start, min(SHARD_FRAMES, first + config.frames - start), config.expert_budget,
-         config.expert_arms, path)
+         config.expert_arms, config.candidates, path)
         for start, path in zip(starts, paths, strict=True)
         if not path.exists()
     ]  # fmt: skip
@@ -239,6 +246,8 @@ def _score(config: ExpertConfig, net: Path, folder: Path) -> float:
     spec = (
         f"expert:{net}?budget={config.budget},arms={config.arms},value={str(config.value).lower()}"
     )
+    if config.candidates != "narrow":  # the narrow set's spec as earlier runs stored it
+        spec += f",candidates={config.candidates}"
     report = evaluate(
         {"expert": spec, "search": "search"},
         config.eval_frames,

@@ -12,7 +12,6 @@ declare -A agent=(
   [net-16core-budget480]="search-position:$net/net-16core.npz?budget=480"
   [net-16core-budget1920]="search-position:$net/net-16core.npz?budget=1920"
   [shipped-budget1920]="search-position?budget=1920"
-  [backup-value-budget1920]="search-position:$net/net-backup.npz?budget=1920"
   [search-budget480]="search?budget=480"
   [backup-value]="search-position:$net/net-backup.npz"
   [raw-distilled]="expert-policy:$net/raw-distilled.npz"
@@ -24,10 +23,7 @@ declare -A agent=(
   [candidates-speeds]="variants:wide?speeds=0.75_1.0_1.4"
   [candidates-spins]="variants:wide?spins=0.0_-0.3_0.3_-0.6_0.6"
   [search-budget1920]="search?budget=1920"
-  [early]="variants:early"
-  [early-budget1920]="variants:early?budget=1920"
-  [wide-budget1920]="variants:wide?pots=8&safeties=8&safety_speeds=0.6_1.0_1.5&budget=1920"
-  [phase-value-budget1920]="variants:phase?colour=1.0&budget=1920"
+  [wide-budget1920]="search?candidates=wide&budget=1920"
   [search-budget7680]="search?budget=7680"
   [lookahead]="search?lookahead=true"
   [lookahead-budget480]="search?lookahead=true&budget=480"
@@ -39,14 +35,21 @@ declare -A agent=(
   [distilled-1920-iteration2]="expert:$net/distilled-1920-iteration2.npz?budget=120&arms=8"
   [distilled-1920-iteration2-raw]="expert-policy:$net/distilled-1920-iteration2.npz"
   [guided-position]="variants:guided_position"
-  [gumbel]="variants:gumbel?budget=150&arms=12"
-  [gumbel-arms16]="variants:gumbel?budget=180&arms=16"
-  [gumbel-arms16-2000]="variants:gumbel?budget=180&arms=16"
+  [distilled-1920-gumbel]="expert:$net/distilled-1920.npz?budget=180&arms=16&halving=gumbel"
+  [distilled-1920-gumbel-2000]="expert:$net/distilled-1920.npz?budget=180&arms=16&halving=gumbel"
+  [distilled-1920-plain-2000]="expert:$net/distilled-1920.npz?budget=180&arms=16"
+  [distilled-wide-gumbel]="expert:$net/distilled-wide.npz?budget=180&arms=16&halving=gumbel&candidates=wide"
+  [distilled-wide-plain]="expert:$net/distilled-wide.npz?budget=180&arms=16&candidates=wide"
+  [distilled-wide-raw]="expert-policy:$net/distilled-wide.npz?candidates=wide"
+  [wide-gumbel-b180-a16-2000]="expert:$net/distilled-wide.npz?budget=180&arms=16&halving=gumbel&candidates=wide"
+  [wide-gumbel-b240-a24-2000]="expert:$net/distilled-wide.npz?budget=240&arms=24&halving=gumbel&candidates=wide"
   [distilled-1920-raw]="expert-policy:$net/distilled-1920.npz"
   [shipped-5x]="search-position"
   [shipped-variable]="search-position"
 )
-declare -A extra=([gumbel-arms16-2000]="--frames 2000 --seed 2000" [shipped-5x]="--noise-scale 5 --frames 200" [shipped-variable]="--noise-scale variable --frames 200")
+two="--frames 2000 --seed 2000"
+declare -A extra=([distilled-1920-gumbel-2000]=$two [distilled-1920-plain-2000]=$two
+  [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
   out=runs/position-ablations/$id
   # shellcheck disable=SC2086
