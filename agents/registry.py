@@ -335,8 +335,9 @@ def _budget(entry: BuiltIn, argument: str, spec: str) -> tuple[str, Any]:
 
 
 def _built_in_arguments(entry: BuiltIn, parsed: AgentSpec, spec: str) -> dict[str, Any]:
-    """The keyword arguments of a built-in's factory: its checked options and its path."""
-    options = _options(entry, parsed, spec)
+    """The keyword arguments of a built-in's factory: its defaults, its checked options over
+    them, and its path."""
+    options = dict(entry.defaults) | _options(entry, parsed, spec)
     extra = entry.missing_extra()
     if extra is not None:
         raise MissingExtraError(
@@ -487,7 +488,7 @@ def describe() -> str:
         "",
     ]
     for entry in BUILT_INS:
-        defaults = _defaults(entry.load())
+        defaults = _defaults(entry.load()) | dict(entry.defaults)
         lines.append(f"{entry.name}: {entry.summary}")
         if entry.argument is not Argument.NONE:
             lines.append(f"    :ARG  {entry.argument.value}")

@@ -100,3 +100,13 @@ def test_gumbel_plays_on_after_a_decision_with_no_candidate_shot() -> None:
         state = state.remove(ball)  # one ball left: no candidate shot
     alone = FrameView(state, hanging.frame, 0)
     assert agent._arms(alone) == []  # not the last decision's logits matched to no arm
+
+
+def test_the_shipped_gumbel_expert_plays_its_measured_settings_unless_told_otherwise() -> None:
+    agent = make_agent("expert-gumbel", seed=0)
+    assert isinstance(agent, PriorSearchAgent)
+    assert (agent.budget, agent.arms, agent.gumbel) == (180, 16, True)
+    assert agent.break_shot is not None  # the package's learnt break (the net carries none)
+    told = make_agent("expert-gumbel?budget=8,halving=plain", seed=0)
+    assert isinstance(told, PriorSearchAgent)
+    assert (told.budget, told.arms, told.gumbel) == (8, 16, False)

@@ -15,7 +15,12 @@ OPTIONS = FrameOptions(noise=True, max_shots=24)
 """Noise on as in tournaments; a frame cut at 24 shots, enough for the break, shots after it
 and fouls to come up, and quick (the RLlib checkpoint's frame takes about 9 s with Ray's
 start, so it is not marked slow)."""
-QUICK = {"expert": "?budget=8", "search-value": "?budget=8", "search-position": "?budget=8"}
+QUICK = {
+    "expert": "?budget=8",
+    "expert-gumbel": "?budget=8",
+    "search-value": "?budget=8",
+    "search-position": "?budget=8",
+}
 """Options that keep the searching models' frame short."""
 
 
@@ -38,6 +43,7 @@ def test_the_shipped_models_are_in_the_package_with_their_runs() -> None:
     found = {b.name: b for b in baselines()}
     assert set(found) == {
         "expert",
+        "expert-gumbel",
         "expert-policy",
         "search-value",
         "search-position",
