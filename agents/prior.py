@@ -224,8 +224,6 @@ class PriorSearchAgent(SearchAgent):
         self.arms = arms
         self.gumbel = halving == "gumbel"
         self._sample_last = not self.gumbel
-        self.last_candidates: list[Candidate] = []
-        self.last_kept: list[int] = []
         self._kept_logits: list[float] = []
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:

@@ -361,6 +361,11 @@ class SearchAgent:
         self.last_arms: list[Arm] = []
         """The arms of the last shot searched (in the order of its candidates), with the
         simulations each got and their total score: what an expert's search found."""
+        self.last_candidates: list[Candidate] = []
+        """The candidates of the last shot searched (:func:`candidates` of its set)."""
+        self.last_kept: list[int] = []
+        """Which of :attr:`last_candidates` were searched, one per arm of :attr:`last_arms`
+        (all of them here; a guided search keeps those its prior rates best)."""
         self._aims_on: TableState | None = None
         self._aims: dict[tuple[Shot, int, float], float] = {}
         self._rulings: Rulings | None = None
@@ -479,7 +484,9 @@ class SearchAgent:
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates` of its set, the pots' aim calibrated."""
-        return self.prepared_all(view.state, candidates(view, self.shots))
+        found = self.last_candidates = candidates(view, self.shots)
+        self.last_kept = list(range(len(found)))
+        return self.prepared_all(view.state, found)
 
     def prepared(self, state: TableState, candidate: Candidate) -> ShotAction:
         """``candidate``'s action as played: a pot's aim calibrated (:meth:`prepared_all`)."""

@@ -23,7 +23,7 @@ from kinghill.agents.prior import (
     PriorSearchAgent,
     arm_features,
 )
-from kinghill.agents.search import KICK, POT, SAFETY, candidates
+from kinghill.agents.search import KICK, POT, SAFETY, SearchAgent, candidates
 from kinghill.agents.value import LearnedValue
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
 from kinghill.envs.game.decision_clock import DecisionClock
@@ -100,6 +100,10 @@ def test_the_guided_search_simulates_only_the_shots_its_net_rates_best(net_file:
     everything = PriorSearchAgent(net, seed=1, budget=24, arms=0)
     everything.act(view)
     assert everything.last_kept == list(range(len(found)))
+    plain = SearchAgent(seed=1, budget=24)  # the plain search records what it searched too
+    plain.act(view)
+    assert plain.last_candidates == found and plain.last_kept == list(range(len(found)))
+    assert len(plain.last_arms) == len(found)
     with pytest.raises(ValueError, match="arms"):
         PriorSearchAgent(net, arms=-1)
     valued = replace(net, value=fit_value_net())

@@ -42,7 +42,7 @@ from kinghill.agents.prior import (
     PriorSearchAgent,
     arm_features,
 )
-from kinghill.agents.search import SearchAgent, candidate_set, candidates
+from kinghill.agents.search import SearchAgent, candidate_set
 from kinghill.agents.value import N_FEATURES as N_VALUE_FEATURES
 from kinghill.agents.value import value_features
 from kinghill.envs import Game
@@ -160,10 +160,9 @@ def expert_self_play(
             expert = players[view.player]
             if view.decision is not Decision.SHOT or not expert.last_arms:
                 continue
-            found = getattr(expert, "last_candidates", None) or candidates(view, expert.shots)
-            kept = getattr(expert, "last_kept", None) or range(len(found))
+            found = expert.last_candidates
             visits = np.zeros(len(found), np.float32)
-            visits[list(kept)] = [arm.count for arm in expert.last_arms]
+            visits[expert.last_kept] = [arm.count for arm in expert.last_arms]
             rows.append((arm_features(view, found), visits, value_features(view.frame, view.state)))
             movers.append(view.player)
         winner = game.frame.winner

@@ -8,14 +8,16 @@ opponent too (as the variants measured before 2026-12-04 20:00 did). Played as p
 
 Lists of factors are written with ``_`` between them (``,`` separates options). ``phase`` is
 the hand-made leaf with the pot chance weighed by what its shooter needs; ``guided_position``
-the prior-guided search (``expert``) with the position net at its leaves.
+the prior-guided search (``expert``) with the position net at its leaves; ``two_level`` the
+guided search whose leaves are scored by a second guided search (two levels of planning).
 """
 
 import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
-from kinghill.envs.rules import Frame
+from kinghill.envs import FrameView
+from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
 
@@ -79,4 +81,47 @@ def guided_position(
     net = PositionNet.load(value) if value else PositionNet.load(data_path("position.npz"))
     agent = PriorSearchAgent(PriorNet.load(prior), seed, int(budget), int(arms))
     agent.leaf = PositionValue(net)
+    return agent
+
+
+class SearchLeaf:
+    """A leaf scored by a second, smaller search: where the simulated shot leaves a shot to play,
+    the guided search ``inner`` looks for the next shooter's best shot (sampled under noise), and
+    its value counts for the leaf (for or against ``me``, as the next shooter is ``me`` or not);
+    a result or a 10.4 choice is scored by the hand-made score. Two levels of planning, the
+    prior narrowing both."""
+
+    def __init__(self, inner: PriorSearchAgent) -> None:
+        self.inner = inner
+
+    def __call__(self, frame: Frame, state: TableState, me: int) -> float:
+        if frame.result is not None or frame.decision is not Decision.SHOT:
+            return search.position_value(frame, state, me)
+        mover = frame.to_move
+        _, value = self.inner._search(FrameView(state, frame, mover), self.inner.budget, None)
+        return value if mover == me else -value
+
+
+def two_level(
+    seed: int | None = None,
+    prior: str = "",
+    budget: int = 48,
+    arms: int = 6,
+    inner_budget: int = 16,
+    inner_arms: int = 4,
+) -> search.SearchAgent:
+    """The prior-guided search (Gumbel halving) over its ``arms`` best shots with ``budget``
+    simulations, each leaf scored by a guided search over the next shooter's ``inner_arms``
+    best shots with ``inner_budget`` simulations (:class:`SearchLeaf`); ``prior`` defaults to
+    the shipped ``expert-gumbel`` net."""
+    net = PriorNet.load(prior or data_path("expert-gumbel.npz"))
+    inner = PriorSearchAgent(
+        net,
+        None if seed is None else seed + 1,
+        int(inner_budget),
+        int(inner_arms),
+        halving="gumbel",
+    )
+    agent = PriorSearchAgent(net, seed, int(budget), int(arms), halving="gumbel")
+    agent.leaf = SearchLeaf(inner)
     return agent
