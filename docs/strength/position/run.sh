@@ -47,13 +47,16 @@ declare -A agent=(
   [two-level]="variants:two_level?budget=48"
   [two-level-b120]="variants:two_level?budget=120&arms=8&inner_budget=32&inner_arms=6"
   [two-level-inner96]="variants:two_level?budget=48&arms=6&inner_budget=96&inner_arms=4"
+  [q-values-raw]="expert-policy:$net/q-values.npz"
+  [q-values-gumbel]="expert:$net/q-values.npz?budget=180&arms=16&halving=gumbel"
+  [search-budget1920-2000]="search?budget=1920"
   [expert-gumbel-5x]="expert-gumbel"
   [expert-gumbel-variable]="expert-gumbel"
   [shipped-5x]="search-position"
   [shipped-variable]="search-position"
 )
 two="--frames 2000 --seed 2000"
-declare -A extra=([distilled-1920-gumbel-2000]=$two [distilled-1920-plain-2000]=$two
+declare -A extra=([distilled-1920-gumbel-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
   [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
