@@ -1,0 +1,108 @@
+"""Issue 35's research scripts in docs/training/position/. The two-level search
+(variants.py's ``two_level``): a leave that hands someone a shot is scored by a second guided
+search from it, for the player or against them as the next shooter is the player or the
+opponent; a finished frame or a 10.4 choice by the hand-made score; the agent plays a legal
+decision. The value-target prior (q_selfplay.py): every candidate valued, the best played, and
+the fit ranks shots as their means do."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+from frame_support import midframe
+
+from kinghill.agents.builtins import data_path
+from kinghill.agents.prior import N_FEATURES, PriorNet, PriorSearchAgent
+from kinghill.agents.search import candidates, position_value
+from kinghill.envs import FrameView, Game, ShotAction
+from kinghill.envs.rules import Decision, EndReason, FrameResult
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "docs" / "training" / "position"
+SMALL = {"budget": 4, "arms": 2, "inner_budget": 6, "inner_arms": 2}
+
+
+def script(name: str) -> ModuleType:
+    """The script ``name``.py of docs/training/position/, imported."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def variants() -> ModuleType:
+    return script("variants")
+
+
+def test_a_leave_with_a_shot_is_the_next_shooters_search_value(variants: ModuleType) -> None:
+    frame, state = midframe()  # player 1 to shoot
+    inner = PriorSearchAgent(
+        PriorNet.load(data_path("expert-gumbel.npz")), 1, 6, 2, halving="gumbel"
+    )
+    _, expected = inner._search(FrameView(state, frame, 1), 6, None)
+    shooter = variants.two_level(0, **SMALL).leaf(frame, state, 1)
+    opponent = variants.two_level(0, **SMALL).leaf(frame, state, 0)
+    assert shooter == pytest.approx(expected)
+    assert opponent == pytest.approx(-expected)
+    assert shooter != pytest.approx(position_value(frame, state, 1))  # not the hand-made score
+
+
+def test_a_result_or_a_choice_is_scored_by_the_hand_made_score(variants: ModuleType) -> None:
+    frame, state = midframe()
+    leaf = variants.two_level(0, **SMALL).leaf
+    won = replace(frame, result=FrameResult(0, EndReason.COLOUR_POTTED))
+    assert leaf(won, state, 0) == 1.0 and leaf(won, state, 1) == -1.0
+    choice = replace(frame, decision=Decision.CHOICE)
+    assert leaf(choice, state, 0) == position_value(choice, state, 0)
+
+
+def test_the_two_level_search_plays_a_shot_the_referee_takes(variants: ModuleType) -> None:
+    game = Game()
+    game.reset(seed=0)
+    agent = variants.two_level(0, **SMALL)
+    game.play(agent.act(game.view()))  # the learnt break
+    action = agent.act(game.view())
+    assert isinstance(action, ShotAction)
+    game.play(action)
+    assert game.frame.shots == 2 or game.is_over
+
+
+@pytest.fixture(scope="module")
+def q_selfplay() -> ModuleType:
+    return script("q_selfplay")
+
+
+def test_every_candidate_is_valued_and_the_best_played(q_selfplay: ModuleType) -> None:
+    """The value-target self-play (q_selfplay.py): each shot decision records every candidate's
+    mean of ``n`` noisy outcomes, and plays the best of them."""
+    frame, state = midframe()
+    view = FrameView(state, frame, 1)
+    player = q_selfplay.Exhaustive(0, 3)
+    action = player.act(view)
+    features, means = player.rows[-1]
+    found = candidates(view)
+    assert len(means) == len(found) == len(features)
+    assert np.all(np.abs(means) <= 1.0)
+    assert action == player.prepared(state, found[int(np.argmax(means))])
+
+
+def test_the_value_prior_learns_which_shot_is_better(q_selfplay: ModuleType) -> None:
+    """Fitted to centred means, the net ranks a decision's shots as the means do: on data
+    whose mean is the first feature, its best shot is the one with the largest."""
+    rng = np.random.default_rng(0)
+    n, width = 2560, q_selfplay.WIDTH
+    features = rng.uniform(0, 1, (n, width, N_FEATURES)).astype(np.float32)
+    mask = np.zeros((n, width), bool)
+    mask[:, :20] = True
+    means = np.where(mask, features[:, :, 0] - 0.5, 0).astype(np.float32)
+    data = q_selfplay.Shots(features, mask, means, np.arange(n))
+    net, error, agree = q_selfplay.fit_q(data, hidden=8, epochs=40)
+    assert error < 0.01 and agree > 0.5
+    row = features[0, :20]
+    assert int(np.argmax(net.logits(row))) == int(np.argmax(row[:, 0]))
