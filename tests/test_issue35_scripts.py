@@ -106,3 +106,22 @@ def test_the_value_prior_learns_which_shot_is_better(q_selfplay: ModuleType) -> 
     assert error < 0.01 and agree > 0.5
     row = features[0, :20]
     assert int(np.argmax(net.logits(row))) == int(np.argmax(row[:, 0]))
+
+
+def test_the_stakes_search_spends_more_where_a_player_is_on_the_colour(
+    variants: ModuleType,
+) -> None:
+    frame, state = midframe()  # player 1 to shoot, needing three whites; player 0 one
+    on_colour = replace(frame, credited=((2,), (3, 4, 5)))
+    state = state.remove(4).remove(5)
+    agent = variants.stakes(0, budget=8, colour_budget=40, arms=2)
+    agent.act(FrameView(state, frame, 1))
+    assert agent.budget == 8 and sum(a.count for a in agent.last_arms) <= 8
+    agent.act(FrameView(state, on_colour, 1))
+    assert agent.budget == 40 and sum(a.count for a in agent.last_arms) > 8
+    opponent = replace(frame, credited=((2, 3, 4), ()))
+    agent.act(FrameView(state, opponent, 1))
+    assert agent.budget == 8  # the opponent on the colour counts only with both=true
+    both = variants.stakes(0, budget=8, colour_budget=40, arms=2, both="true")
+    both.act(FrameView(state, opponent, 1))
+    assert both.budget == 40

@@ -50,6 +50,8 @@ declare -A agent=(
   [q-values-raw]="expert-policy:$net/q-values.npz"
   [q-values-gumbel]="expert:$net/q-values.npz?budget=180&arms=16&halving=gumbel"
   [search-budget1920-2000]="search?budget=1920"
+  [stakes-480]="variants:stakes?colour_budget=480"
+  [stakes-960-both]="variants:stakes?colour_budget=960&both=true"
   [expert-gumbel-5x]="expert-gumbel"
   [expert-gumbel-variable]="expert-gumbel"
   [shipped-5x]="search-position"

@@ -9,14 +9,15 @@ opponent too (as the variants measured before 2026-12-04 20:00 did). Played as p
 Lists of factors are written with ``_`` between them (``,`` separates options). ``phase`` is
 the hand-made leaf with the pot chance weighed by what its shooter needs; ``guided_position``
 the prior-guided search (``expert``) with the position net at its leaves; ``two_level`` the
-guided search whose leaves are scored by a second guided search (two levels of planning).
+guided search whose leaves are scored by a second guided search (two levels of planning);
+``stakes`` the guided search with more simulations where a player needs only the colour.
 """
 
 import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
-from kinghill.envs import FrameView
+from kinghill.envs import Action, FrameView
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
@@ -125,3 +126,37 @@ def two_level(
     agent = PriorSearchAgent(net, seed, int(budget), int(arms), halving="gumbel")
     agent.leaf = SearchLeaf(inner)
     return agent
+
+
+class StakesSearchAgent(PriorSearchAgent):
+    """The guided search spending ``colour_budget`` simulations where a player needs only the
+    coloured ball (a shot that can end the frame, or leave it to the opponent) and its budget
+    elsewhere."""
+
+    def __init__(self, net: PriorNet, seed: int | None, budget: int, colour_budget: int,
+                 arms: int, both: bool) -> None:  # fmt: skip
+        super().__init__(net, seed, budget, arms, halving="gumbel")
+        self.base_budget, self.colour_budget, self.both = budget, colour_budget, both
+
+    def act(self, view: FrameView) -> Action:
+        frame = view.frame
+        on_colour = frame.whites_needed(view.player) == 0
+        if self.both:
+            on_colour = on_colour or frame.whites_needed(1 - view.player) == 0
+        self.budget = self.colour_budget if on_colour else self.base_budget
+        return super().act(view)
+
+
+def stakes(
+    seed: int | None = None,
+    prior: str = "",
+    budget: int = 120,
+    colour_budget: int = 480,
+    arms: int = 16,
+    both: bool = False,
+) -> search.SearchAgent:
+    """:class:`StakesSearchAgent` with the prior at ``prior`` (default: ``expert-gumbel``'s);
+    ``both``: the larger budget also where the opponent needs only the colour."""
+    net = PriorNet.load(prior or data_path("expert-gumbel.npz"))
+    flag = both if isinstance(both, bool) else str(both).lower() == "true"
+    return StakesSearchAgent(net, seed, int(budget), int(colour_budget), int(arms), flag)
