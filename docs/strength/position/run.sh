@@ -53,6 +53,7 @@ declare -A agent=(
   [stakes-480]="variants:stakes?colour_budget=480"
   [stakes-960-both]="variants:stakes?colour_budget=960&both=true"
   [expert-gumbel-5x]="expert-gumbel"
+  [expert-gumbel-5x-2000]="expert-gumbel"
   [expert-gumbel-variable]="expert-gumbel"
   [shipped-5x]="search-position"
   [shipped-variable]="search-position"
@@ -60,7 +61,7 @@ declare -A agent=(
 two="--frames 2000 --seed 2000"
 declare -A extra=([distilled-1920-gumbel-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
-  [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
+  [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
   out=runs/position-ablations/$id
   # shellcheck disable=SC2086
