@@ -18,7 +18,7 @@ from frame_support import midframe
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import N_FEATURES, PriorNet, PriorSearchAgent
-from kinghill.agents.search import candidates, position_value
+from kinghill.agents.search import Arm, candidates, position_value
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
 
@@ -125,3 +125,17 @@ def test_the_stakes_search_spends_more_where_a_player_is_on_the_colour(
     both = variants.stakes(0, budget=8, colour_budget=40, arms=2, both="true")
     both.act(FrameView(state, opponent, 1))
     assert both.budget == 40
+
+
+def test_a_fresh_leaf_is_valued_by_new_samples_of_the_chosen_shot(variants: ModuleType) -> None:
+    frame, state = midframe()
+    view = FrameView(state, frame, 1)
+    inner = PriorSearchAgent(
+        PriorNet.load(data_path("expert-gumbel.npz")), 1, 6, 2, halving="gumbel"
+    )
+    action, chosen_by = inner._search(view, 6, None)
+    again = Arm(action)
+    inner._score(view, [(again, 5)])
+    fresh = variants.two_level(0, **SMALL, fresh=5).leaf(frame, state, 1)
+    assert fresh == pytest.approx(again.mean)
+    assert fresh != pytest.approx(chosen_by)

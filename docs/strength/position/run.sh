@@ -46,6 +46,7 @@ declare -A agent=(
   [distilled-1920-raw]="expert-policy:$net/distilled-1920.npz"
   [two-level]="variants:two_level?budget=48"
   [two-level-b120]="variants:two_level?budget=120&arms=8&inner_budget=32&inner_arms=6"
+  [two-level-fresh]="variants:two_level?budget=48&fresh=8"
   [two-level-inner96]="variants:two_level?budget=48&arms=6&inner_budget=96&inner_arms=4"
   [q-values-raw]="expert-policy:$net/q-values.npz"
   [q-values-gumbel]="expert:$net/q-values.npz?budget=180&arms=16&halving=gumbel"

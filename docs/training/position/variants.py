@@ -17,7 +17,7 @@ import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
-from kinghill.envs import Action, FrameView
+from kinghill.envs import Action, FrameView, ShotAction
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
@@ -90,16 +90,23 @@ class SearchLeaf:
     the guided search ``inner`` looks for the next shooter's best shot (sampled under noise), and
     its value counts for the leaf (for or against ``me``, as the next shooter is ``me`` or not);
     a result or a 10.4 choice is scored by the hand-made score. Two levels of planning, the
-    prior narrowing both."""
+    prior narrowing both. With ``fresh`` the value is the mean of that many new samples of the
+    shot the second search chose, not of the samples it chose by (which favour the chosen)."""
 
-    def __init__(self, inner: PriorSearchAgent) -> None:
+    def __init__(self, inner: PriorSearchAgent, fresh: int = 0) -> None:
         self.inner = inner
+        self.fresh = fresh
 
     def __call__(self, frame: Frame, state: TableState, me: int) -> float:
         if frame.result is not None or frame.decision is not Decision.SHOT:
             return search.position_value(frame, state, me)
         mover = frame.to_move
-        _, value = self.inner._search(FrameView(state, frame, mover), self.inner.budget, None)
+        view = FrameView(state, frame, mover)
+        action, value = self.inner._search(view, self.inner.budget, None)
+        if self.fresh and isinstance(action, ShotAction) and self.inner.last_arms:
+            chosen = search.Arm(action)
+            self.inner._score(view, [(chosen, self.fresh)])
+            value = chosen.mean
         return value if mover == me else -value
 
 
@@ -110,10 +117,12 @@ def two_level(
     arms: int = 6,
     inner_budget: int = 16,
     inner_arms: int = 4,
+    fresh: int = 0,
 ) -> search.SearchAgent:
     """The prior-guided search (Gumbel halving) over its ``arms`` best shots with ``budget``
     simulations, each leaf scored by a guided search over the next shooter's ``inner_arms``
-    best shots with ``inner_budget`` simulations (:class:`SearchLeaf`); ``prior`` defaults to
+    best shots with ``inner_budget`` simulations and valued by ``fresh`` new samples of its
+    choice where ``fresh`` > 0 (:class:`SearchLeaf`); ``prior`` defaults to
     the shipped ``expert-gumbel`` net."""
     net = PriorNet.load(prior or data_path("expert-gumbel.npz"))
     inner = PriorSearchAgent(
@@ -124,7 +133,7 @@ def two_level(
         halving="gumbel",
     )
     agent = PriorSearchAgent(net, seed, int(budget), int(arms), halving="gumbel")
-    agent.leaf = SearchLeaf(inner)
+    agent.leaf = SearchLeaf(inner, int(fresh))
     return agent
 
 
