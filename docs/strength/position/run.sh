@@ -37,6 +37,8 @@ declare -A agent=(
   [guided-position]="variants:guided_position"
   [distilled-1920-gumbel]="expert:$net/distilled-1920.npz?budget=180&arms=16&halving=gumbel"
   [distilled-1920-gumbel-2000]="expert:$net/distilled-1920.npz?budget=180&arms=16&halving=gumbel"
+  [distilled-1920b-2000]="expert:$net/distilled-1920b.npz?budget=180&arms=16&halving=gumbel"
+  [distilled-1920x2-2000]="expert:$net/distilled-1920x2.npz?budget=180&arms=16&halving=gumbel"
   [distilled-1920-plain-2000]="expert:$net/distilled-1920.npz?budget=180&arms=16"
   [distilled-wide-gumbel]="expert:$net/distilled-wide.npz?budget=180&arms=16&halving=gumbel&candidates=wide"
   [distilled-wide-plain]="expert:$net/distilled-wide.npz?budget=180&arms=16&candidates=wide"
@@ -60,7 +62,7 @@ declare -A agent=(
   [shipped-variable]="search-position"
 )
 two="--frames 2000 --seed 2000"
-declare -A extra=([distilled-1920-gumbel-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
+declare -A extra=([distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
   [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
