@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from kinghill.agents.prior import N_FEATURES, PriorNet, arm_features
-from kinghill.agents.search import NARROW, Arm, SearchAgent, candidates
+from kinghill.agents.search import SearchAgent
 from kinghill.envs import Action, FrameView, Game
 from kinghill.envs.planning import warm_up
 from kinghill.envs.planning.menu import fallback_action
@@ -53,13 +53,12 @@ class Exhaustive(SearchAgent):
     def act(self, view: FrameView) -> Action:
         if view.decision is not Decision.SHOT:
             return super().act(view)
-        found = candidates(view, NARROW)
-        if not found:
+        arms = self._arms(view)  # every candidate of the narrow set, the pots' aim calibrated
+        if not arms:
             return fallback_action(view)
-        arms = [Arm(a) for a in self.prepared_all(view.state, found)]
         self._score(view, [(arm, self.n) for arm in arms])
         means = np.array([arm.mean for arm in arms], np.float32)
-        self.rows.append((arm_features(view, found), means))
+        self.rows.append((arm_features(view, self.last_candidates), means))
         return arms[int(np.argmax(means))].action
 
 

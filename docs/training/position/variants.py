@@ -17,7 +17,7 @@ import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
-from kinghill.envs import Action, FrameView, ShotAction
+from kinghill.envs import Action, FrameView
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
@@ -85,6 +85,11 @@ def guided_position(
     return agent
 
 
+def _prior(path: str) -> PriorNet:
+    """The prior net at ``path``, or the shipped ``expert-gumbel``'s where ``path`` is empty."""
+    return PriorNet.load(path or data_path("expert-gumbel.npz"))
+
+
 class SearchLeaf:
     """A leaf scored by a second, smaller search: where the simulated shot leaves a shot to play,
     the guided search ``inner`` looks for the next shooter's best shot (sampled under noise), and
@@ -103,7 +108,7 @@ class SearchLeaf:
         mover = frame.to_move
         view = FrameView(state, frame, mover)
         action, value = self.inner._search(view, self.inner.budget, None)
-        if self.fresh and isinstance(action, ShotAction) and self.inner.last_arms:
+        if self.fresh and self.inner.last_arms:  # not the fallback of a table with no shot
             chosen = search.Arm(action)
             self.inner._score(view, [(chosen, self.fresh)])
             value = chosen.mean
@@ -124,7 +129,7 @@ def two_level(
     best shots with ``inner_budget`` simulations and valued by ``fresh`` new samples of its
     choice where ``fresh`` > 0 (:class:`SearchLeaf`); ``prior`` defaults to
     the shipped ``expert-gumbel`` net."""
-    net = PriorNet.load(prior or data_path("expert-gumbel.npz"))
+    net = _prior(prior)
     inner = PriorSearchAgent(
         net,
         None if seed is None else seed + 1,
@@ -166,6 +171,6 @@ def stakes(
 ) -> search.SearchAgent:
     """:class:`StakesSearchAgent` with the prior at ``prior`` (default: ``expert-gumbel``'s);
     ``both``: the larger budget also where the opponent needs only the colour."""
-    net = PriorNet.load(prior or data_path("expert-gumbel.npz"))
+    net = _prior(prior)
     flag = both if isinstance(both, bool) else str(both).lower() == "true"
     return StakesSearchAgent(net, seed, int(budget), int(colour_budget), int(arms), flag)
