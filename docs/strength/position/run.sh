@@ -55,6 +55,8 @@ declare -A agent=(
   [search-budget1920-2000]="search?budget=1920"
   [stakes-480]="variants:stakes?colour_budget=480"
   [stakes-960-both]="variants:stakes?colour_budget=960&both=true"
+  [crn-search]="variants:crn"
+  [crn-expert-gumbel]="variants:crn?prior=&budget=180"
   [expert-gumbel-5x]="expert-gumbel"
   [expert-gumbel-5x-2000]="expert-gumbel"
   [expert-gumbel-variable]="expert-gumbel"

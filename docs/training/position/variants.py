@@ -10,14 +10,22 @@ Lists of factors are written with ``_`` between them (``,`` separates options). 
 the hand-made leaf with the pot chance weighed by what its shooter needs; ``guided_position``
 the prior-guided search (``expert``) with the position net at its leaves; ``two_level`` the
 guided search whose leaves are scored by a second guided search (two levels of planning);
-``stakes`` the guided search with more simulations where a player needs only the colour.
+``stakes`` the guided search with more simulations where a player needs only the colour;
+``crn`` the search (or the guided one) with common random numbers: every arm of a round of the
+halving played with the same noise.
 """
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
 
 import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
 from kinghill.envs import Action, FrameView
+from kinghill.envs.game import Rulings, noisy_outcomes
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
@@ -174,3 +182,62 @@ def stakes(
     net = _prior(prior)
     flag = both if isinstance(both, bool) else str(both).lower() == "true"
     return StakesSearchAgent(net, seed, int(budget), int(colour_budget), int(arms), flag)
+
+
+class SharedNoise(np.random.Generator):
+    """A generator whose every draw of execution noise (n x 4 standard normals) is ``block``
+    repeated: what the physics draws for a batch of arms played ``len(block)`` times each, so
+    that every arm meets the same deviations (common random numbers)."""
+
+    def __init__(self, block: np.ndarray) -> None:
+        super().__init__(np.random.PCG64(0))
+        self.block = block
+
+    def standard_normal(self, size=None, dtype=np.float64, out=None):  # type: ignore[override]
+        rows, width = size
+        if rows % len(self.block) or width != self.block.shape[1]:
+            raise ValueError(f"shared noise of {len(self.block)} rows asked for {size}")
+        return np.tile(self.block, (rows // len(self.block), 1))
+
+
+class CommonNoise:
+    """A search mixin: a round of the halving that samples each of several arms ``n`` times
+    draws ``n`` deviations once and plays every arm with them, so that the arms' means differ by
+    the shots and not by the luck each was dealt (the anytime search's arm-by-arm batches draw
+    their own)."""
+
+    def _score(self, view: FrameView, work: Sequence[tuple[search.Arm, int]]) -> int:
+        counts = {n for _, n in work}
+        if len(work) < 2 or len(counts) != 1:
+            return super()._score(view, work)  # type: ignore[misc]
+        n = counts.pop()
+        if self._rulings is None or self._rulings.frame is not view.frame:
+            self._rulings = Rulings(view.frame)
+        actions = [arm.action for arm, _ in work for _ in range(n)]
+        shared = SharedNoise(self.rng.standard_normal((n, 4)))
+        plays = noisy_outcomes(view.frame, view.state, actions, shared, self.noise, self._rulings)
+        values = iter(search.leaf_values(self.leaf, plays, view.player))
+        for arm, _ in work:
+            for value in itertools.islice(values, n):
+                arm.total += value
+                arm.count += 1
+        return len(actions)
+
+
+class CommonNoiseSearch(CommonNoise, search.SearchAgent):
+    """``search`` with common random numbers."""
+
+
+class CommonNoisePrior(CommonNoise, PriorSearchAgent):
+    """The guided search with common random numbers."""
+
+
+def crn(
+    seed: int | None = None, prior: str = "none", budget: int = 120, arms: int = 16
+) -> search.SearchAgent:
+    """``search`` with common random numbers (``prior=none``), or the guided search with the
+    prior at ``prior`` (empty: ``expert-gumbel``'s) over its ``arms`` best shots, Gumbel
+    halving."""
+    if prior == "none":
+        return CommonNoiseSearch(seed, int(budget))
+    return CommonNoisePrior(_prior(prior), seed, int(budget), int(arms), halving="gumbel")
