@@ -2,6 +2,7 @@
 clear errors for specs that cannot load, and specs in tournaments (worker processes), play and
 train."""
 
+import argparse
 import json
 import sys
 import textwrap
@@ -173,3 +174,32 @@ def test_kinghill_agents_lists_the_installed_entry_points(plugin: Path) -> None:
 
     listed = describe().rsplit("(installed: ", 1)[1].removesuffix(").").split(", ")
     assert {"broken", "careful"} <= set(listed)
+
+
+def _choices(parser: argparse.ArgumentParser, flag: str) -> tuple[str, ...]:
+    """The choices of ``parser``'s option ``flag``."""
+    action = next(a for a in parser._actions if flag in a.option_strings)
+    return tuple(action.choices or ())
+
+
+def test_written_choice_lists_match_the_library() -> None:
+    # The spec options and the CLI parsers write these lists out, so that reading a spec or
+    # printing --help does not import the search (and the physics); they must stay the same.
+    from kinghill.agents.builtins import built_in
+    from kinghill.agents.prior import HALVINGS
+    from kinghill.agents.search import CANDIDATE_SETS
+    from kinghill.envs.rl.wrappers import ACTIONS
+    from kinghill.experiments.cli import export_policy, train_expert
+
+    def option(agent: str, name: str) -> set[str]:
+        found = built_in(agent)
+        assert found is not None
+        return set(next(o for o in found.options if o.name == name).choices)
+
+    assert option("expert", "candidates") == set(CANDIDATE_SETS)
+    assert option("search", "candidates") == set(CANDIDATE_SETS)
+    assert option("expert", "halving") == set(HALVINGS)
+    assert option("policy", "action") == set(ACTIONS)
+    subparsers = argparse.ArgumentParser().add_subparsers()
+    assert set(_choices(train_expert.add_parser(subparsers), "--candidates")) == set(CANDIDATE_SETS)
+    assert set(_choices(export_policy.add_parser(subparsers), "--action")) == set(ACTIONS)
