@@ -211,6 +211,13 @@ _CANDIDATES = Option(
     "the shots tried: narrow (about 30) or wide (about 70: 8 pots, 8 safeties at 3 speeds)",
     choices=("narrow", "wide"),
 )
+_REFINE = Option(
+    "refine",
+    Kind.INT,
+    "play the chosen pot and 8 variants of its speed and spin N times each, under the same "
+    "noise, and the best of them (0: no refinement)",
+    minimum=0,
+)
 _LEARNED_BREAK = Option(
     "learned_break", Kind.BOOL, "the learnt break on the standard rack (false: the hand-made break)"
 )
@@ -223,6 +230,7 @@ _EXPERT = (
     _LOOKAHEAD,
     _LEARNED_BREAK,
     _CANDIDATES,
+    _REFINE,
     Option(
         "halving",
         Kind.TEXT,
@@ -253,7 +261,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "kinghill.agents.search:SearchAgent",
         "simulates candidate shots under execution noise and plays the best",
         Argument.BUDGET,
-        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK, _CANDIDATES),
+        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK, _CANDIDATES, _REFINE),
     ),
     BuiltIn(
         "expert",

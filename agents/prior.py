@@ -208,6 +208,7 @@ class PriorSearchAgent(SearchAgent):
         learned_break: bool = True,
         halving: str = "plain",
         candidates: str | CandidateSet = "narrow",
+        refine: int = 0,
     ) -> None:
         if arms < 0:
             raise ValueError(f"arms: the number of shots searched, >= 0 (0: all), got {arms}")
@@ -217,7 +218,16 @@ class PriorSearchAgent(SearchAgent):
         if value and net.value is not None:
             leaf = LearnedValue(net.value)
         super().__init__(
-            seed, budget, time_budget, noise, margin, leaf, lookahead, learned_break, candidates
+            seed,
+            budget,
+            time_budget,
+            noise,
+            margin,
+            leaf,
+            lookahead,
+            learned_break,
+            candidates,
+            refine,
         )
         self.break_shot = _net_break(net, self.break_shot)
         self.net = net
@@ -265,12 +275,14 @@ def prior_search(
     learned_break: bool = True,
     halving: str = "plain",
     candidates: str = "narrow",
+    refine: int = 0,
 ) -> PriorSearchAgent:
     """The guided search with the prior net saved at ``path``: ``expert:PATH`` (``?budget=N``,
     ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score,
     ``?lookahead=true`` for leaves scored one shot deeper, ``?learned_break=false`` for the
     hand-made break instead of the net's, ``?halving=gumbel`` for arms ranked by the prior and
-    the mean together, ``?candidates=wide`` for the wide candidate set the net was trained on)."""
+    the mean together, ``?candidates=wide`` for the wide candidate set the net was trained on,
+    ``?refine=N`` for the chosen pot refined, :class:`~kinghill.agents.search.SearchAgent`)."""
     return PriorSearchAgent(
         PriorNet.load(path),
         seed,
@@ -283,6 +295,7 @@ def prior_search(
         learned_break=learned_break,
         halving=halving,
         candidates=candidates,
+        refine=refine,
     )
 
 

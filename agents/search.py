@@ -104,6 +104,20 @@ def candidate_set(shots: str | CandidateSet) -> CandidateSet:
     return CANDIDATE_SETS[shots]
 
 
+REFINE_GRID: tuple[tuple[float, float], ...] = (
+    (0.8, 0.0),
+    (1.2, 0.0),
+    (1.0, -0.15),
+    (1.0, 0.15),
+    (0.8, -0.15),
+    (0.8, 0.15),
+    (1.2, -0.15),
+    (1.2, 0.15),
+)
+"""The variants of the chosen pot that refinement plays besides it: (factor on its speed, change
+of its tip height), finer than the candidate sets' steps (speed x1.4, tip height 0.3)."""
+
+
 WHITE_VALUE = 0.12
 """Value of a white credited (a frame won is 1)."""
 FOUL_VALUE = 0.3
@@ -328,6 +342,10 @@ class SearchAgent:
         False: the hand-made break, as before issue 35.
     :param candidates: the shots tried, a :class:`CandidateSet` or its name in
         :data:`CANDIDATE_SETS` (``"narrow"``, the default, or ``"wide"``).
+    :param refine: where the halving chooses a pot, play it and each of its
+        :data:`REFINE_GRID` variants ``refine`` times more, all with the same noise (common
+        random numbers), and play the best of them (0: no refinement); see
+        :meth:`_refined`.
     """
 
     def __init__(
@@ -341,6 +359,7 @@ class SearchAgent:
         lookahead: bool = False,
         learned_break: bool = True,
         candidates: str | CandidateSet = "narrow",
+        refine: int = 0,
     ) -> None:
         self.shots = candidate_set(candidates)
         """The shots it tries (:class:`CandidateSet`)."""
@@ -350,6 +369,11 @@ class SearchAgent:
             raise ValueError(f"time_budget must be positive seconds, got {time_budget}")
         if not margin >= 0:
             raise ValueError(f"margin must be seconds >= 0, got {margin}")
+        if refine < 0:
+            raise ValueError(
+                f"refine: samples of each variant of the chosen pot, >= 0, got {refine}"
+            )
+        self.refine = refine
         self.budget = budget
         self.time_budget = time_budget
         self.margin = margin
@@ -360,7 +384,8 @@ class SearchAgent:
         """The learnt break played on its rack (None: always the hand-made one)."""
         self.last_arms: list[Arm] = []
         """The arms of the last shot searched (in the order of its candidates), with the
-        simulations each got and their total score: what an expert's search found."""
+        simulations each got and their total score: what an expert's search found (the
+        halving's arms; refinement's are not among them)."""
         self.last_candidates: list[Candidate] = []
         """The candidates of the last shot searched (:func:`candidates` of its set)."""
         self.last_kept: list[int] = []
@@ -420,7 +445,33 @@ class SearchAgent:
         while self.time_budget is not None and not _past(deadline):
             budget *= 2  # anytime: halve again with twice the budget, scores kept
             best = self._halve(view, arms, budget, deadline)
+        if self.refine and not _past(deadline):
+            best = self._refined(view, arms, best)
         return best.action, best.mean
+
+    def _refined(self, view: FrameView, arms: list[Arm], best: Arm) -> Arm:
+        """Where ``best`` (one of ``arms``) plays a pot: the best of it and its variants of
+        :data:`REFINE_GRID`, each played :attr:`refine` times with the same deviations of the
+        cue, the best mean of these samples alone (the halving's samples favour the arm it
+        chose); else ``best``. The halving compares shots a budget spread thin can tell apart;
+        this compares a few close ones on the luck they share, where a slower or a faster
+        stroke can drop the ball more often or leave the cue ball better."""
+        chosen = self.last_candidates[
+            self.last_kept[next(k for k, a in enumerate(arms) if a is best)]
+        ]
+        if chosen.kind != POT or chosen.pot is None:
+            return best
+        planned = pot_action(chosen.pot)
+        factor = self.shots.speeds[chosen.speed_step]
+        found = [
+            Candidate(
+                _variant(planned, factor * f, chosen.spin_step + spin), chosen.pot, POT, chosen.rank
+            )
+            for f, spin in REFINE_GRID
+        ]
+        field = [Arm(best.action), *(Arm(a) for a in self.prepared_all(view.state, found))]
+        self._score(view, [(arm, self.refine) for arm in field], common=True)
+        return max(field, key=lambda a: a.mean)
 
     def _arms(self, view: FrameView) -> list[Arm]:
         """The arms searched at ``view``: one per candidate shot."""
@@ -465,16 +516,25 @@ class SearchAgent:
                 n = 0 if _past(deadline) else n - batch
         return spent
 
-    def _score(self, view: FrameView, work: list[tuple[Arm, int]]) -> int:
+    def _score(self, view: FrameView, work: list[tuple[Arm, int]], common: bool = False) -> int:
         """Each ``(arm, n)`` of ``work``: ``n`` noisy outcomes of the arm's shot valued for the
         player to move and added to the arm, all in one batch of simulations (the noise drawn
-        arm after arm, as one batch an arm would); returns the simulations played. The
-        referee's rulings on the frame are kept while the frame searched stays the same
+        arm after arm, as one batch an arm would; ``common``: drawn once, every arm given the
+        same ``n`` deviations); returns the simulations played. The referee's rulings on the
+        frame are kept while the frame searched stays the same
         (:class:`~kinghill.envs.game.Rulings`)."""
         if self._rulings is None or self._rulings.frame is not view.frame:
             self._rulings = Rulings(view.frame)
         actions = [arm.action for arm, n in work for _ in range(n)]
-        plays = noisy_outcomes(view.frame, view.state, actions, self.rng, self.noise, self._rulings)
+        deviations = None
+        if common:
+            counts = {n for _, n in work}
+            if len(counts) != 1:
+                raise ValueError(f"common noise: every arm sampled as often, got {sorted(counts)}")
+            deviations = np.tile(self.rng.standard_normal((counts.pop(), 4)), (len(work), 1))
+        plays = noisy_outcomes(
+            view.frame, view.state, actions, self.rng, self.noise, self._rulings, deviations
+        )
         values = iter(leaf_values(self.leaf, plays, view.player))
         for arm, n in work:
             for value in itertools.islice(values, n):

@@ -95,7 +95,13 @@ class NoiseModel:
         """Shots as rows ``(phi, speed, a, b)``, as executed: what :meth:`perturb` makes of each
         row in turn, the same numbers from the same noise drawn in the same order, without a
         :class:`Shot` built for each (the batch's noisy samples)."""
-        d = rng.standard_normal((len(shots), 4))
+        return self.deviate(shots, rng.standard_normal((len(shots), 4)), radius)
+
+    def deviate(self, shots: np.ndarray, deviations: np.ndarray, radius: float) -> np.ndarray:
+        """Shots as rows ``(phi, speed, a, b)``, as executed with the given standard-normal
+        ``deviations`` (one row ``(phi, speed, a, b)`` a shot): :meth:`perturb_many` with its
+        draws given, so that several shots can meet the same luck (common random numbers)."""
+        d = deviations
         phi = shots[:, 0] + d[:, 0] * self.sigma_phi
         speed = np.minimum(np.maximum(shots[:, 1] + d[:, 1] * self.sigma_speed, 1e-3), MAX_SPEED)
         a = shots[:, 2] + d[:, 2] * self.sigma_a / radius

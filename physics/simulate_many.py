@@ -107,10 +107,15 @@ def simulate_batch(
     rng: np.random.Generator | None = None,
     *,
     noise: NoiseModel | None = None,
+    deviations: np.ndarray | None = None,
 ) -> ShotBatch:
     """:func:`simulate_many`'s shots played, the outcomes kept as arrays (:class:`ShotBatch`):
     no object is built for a sample until it is asked for. The arguments and errors are
-    :func:`simulate_many`'s."""
+    :func:`simulate_many`'s; with ``noise``, ``deviations`` (n x 4 standard-normal draws, one
+    row a shot, as :meth:`NoiseModel.deviate` reads them) are used instead of drawing from
+    ``rng``: shots given the same rows meet the same luck (common random numbers).
+
+    :raises ValueError: ``deviations`` without ``noise``, of another shape, or not finite."""
     if len(states) != len(shots):
         raise ValueError(f"simulate_many: {len(states)} states but {len(shots)} shots")
     spec = states[0].spec if states else TableSpec()
@@ -121,10 +126,13 @@ def simulate_batch(
             check_arguments(state, shot, rng, noise)
             if state.spec != spec:
                 raise ValueError(f"simulate_many: states[{k}] is on another table spec")
+    _check_deviations(deviations, len(shots), noise)
     warm_up()
     n = len(shots)
     numbers = _numbers(shots)
-    if noise is not None:
+    if noise is not None and deviations is not None:
+        numbers = noise.deviate(numbers, deviations, spec.radius)
+    elif noise is not None:
         rng = rng if rng is not None else np.random.default_rng()
         numbers = noise.perturb_many(numbers, rng, spec.radius)
     if len({id(state) for state in states}) == 1:
@@ -139,6 +147,19 @@ def simulate_batch(
     for array in (cues, numbers, *run):
         array.setflags(write=False)
     return ShotBatch(spec, cues, numbers, run)
+
+
+def _check_deviations(deviations: np.ndarray | None, n: int, noise: NoiseModel | None) -> None:
+    """Raise ValueError unless ``deviations`` is None or n x 4 finite numbers with noise on."""
+    if deviations is None:
+        return
+    if noise is None:
+        raise ValueError("simulate_batch: deviations given without a noise model to scale them")
+    shape = np.shape(deviations)
+    if shape != (n, 4):
+        raise ValueError(f"simulate_batch: deviations of shape {shape}, expected ({n}, 4)")
+    if not np.all(np.isfinite(deviations)):
+        raise ValueError("simulate_batch: deviations must be finite (NaN or infinity given)")
 
 
 def simulate_many(

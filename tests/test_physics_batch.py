@@ -73,3 +73,30 @@ def test_bad_batches_are_refused_before_anything_is_played() -> None:
     with pytest.raises(ValueError, match="n must be a whole number"):
         simulate_noisy(state, Shot(1, 0.0, 1.0), np.random.default_rng(), -1)
     assert simulate_many([], []) == []
+
+
+def test_given_deviations_play_as_the_same_draws_from_a_generator() -> None:
+    from kinghill.physics import simulate_batch
+
+    state, noise = TableState.rack(), NoiseModel()
+    shots = [Shot(1, 0.1 * k, 2.0, 0.0, 0.2) for k in range(6)]
+    drawn = simulate_batch([state] * 6, shots, np.random.default_rng(9), noise=noise)
+    deviations = np.random.default_rng(9).standard_normal((6, 4))
+    given = simulate_batch([state] * 6, shots, None, noise=noise, deviations=deviations)
+    assert np.array_equal(drawn.shots, given.shots)  # the shots as executed, bit for bit
+    assert all(drawn.final(k) == given.final(k) for k in range(6))
+    assert not np.array_equal(drawn.shots[:, 0], [s.phi for s in shots])  # noise was applied
+
+
+def test_bad_deviations_are_refused_by_name() -> None:
+    from kinghill.physics import simulate_batch
+
+    state, shots = TableState.rack(), [Shot(1, 0.0, 2.0)] * 2
+    with pytest.raises(ValueError, match="without a noise model"):
+        simulate_batch([state] * 2, shots, deviations=np.zeros((2, 4)))
+    with pytest.raises(ValueError, match=r"shape \(3, 4\), expected \(2, 4\)"):
+        simulate_batch([state] * 2, shots, noise=NoiseModel(), deviations=np.zeros((3, 4)))
+    bad = np.zeros((2, 4))
+    bad[1, 2] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        simulate_batch([state] * 2, shots, noise=NoiseModel(), deviations=bad)

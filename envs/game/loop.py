@@ -126,11 +126,13 @@ def noisy_outcomes(
     rng: np.random.Generator,
     noise: NoiseModel,
     rulings: Rulings | None = None,
+    deviations: np.ndarray | None = None,
 ) -> list[Outcome]:
     """What :func:`play_noisy` returns less the physics' results: the rulings and the frames
     and tables after them, no event objects built for an event log the referee has ruled on
-    (the search's inner loop, which reads only these)."""
-    return _played(frame, state, actions, rng, noise, rulings)[1]
+    (the search's inner loop, which reads only these). ``deviations``: the noise's draws
+    given, not drawn from ``rng`` (:func:`~kinghill.physics.simulate_batch`)."""
+    return _played(frame, state, actions, rng, noise, rulings, deviations)[1]
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,7 @@ def _played(
     rng: np.random.Generator,
     noise: NoiseModel,
     rulings: Rulings | None,
+    deviations: np.ndarray | None = None,
 ) -> tuple[ShotBatch, list[Outcome]]:
     """:func:`noisy_outcomes` and the batch played."""
     if rulings is None:
@@ -184,7 +187,8 @@ def _played(
     elif rulings.frame is not frame:
         raise ValueError("play_noisy: the rulings kept are another frame's")
     table = shot_position(frame, state, actions[0]) if actions else state
-    batch = simulate_batch([table] * len(actions), [a.shot for a in actions], rng, noise=noise)
+    shots = [a.shot for a in actions]
+    batch = simulate_batch([table] * len(actions), shots, rng, noise=noise, deviations=deviations)
     outcomes = [
         Outcome(ruling, after, spot(batch.final(k), ruling.to_spot))
         for k, (ruling, after) in enumerate(rulings.rule(actions, batch))
