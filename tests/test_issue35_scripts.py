@@ -153,11 +153,3 @@ def test_common_random_numbers_deal_every_arm_the_same_noise(variants: ModuleTyp
     assert [arm.count for arm in arms] == [4, 4, 4]
     assert arms[0].total == arms[1].total == arms[2].total  # the same shot, the same luck
     assert plain[0].total != plain[1].total  # without: each arm its own draws
-
-
-def test_shared_noise_repeats_its_block_and_refuses_another_shape(variants: ModuleType) -> None:
-    block = np.arange(8.0).reshape(2, 4)
-    shared = variants.SharedNoise(block)
-    assert np.array_equal(shared.standard_normal((6, 4)), np.vstack([block] * 3))
-    with pytest.raises(ValueError, match="2 rows"):
-        shared.standard_normal((3, 4))

@@ -15,17 +15,11 @@ guided search whose leaves are scored by a second guided search (two levels of p
 halving played with the same noise.
 """
 
-import itertools
-from collections.abc import Sequence
-
-import numpy as np
-
 import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
 from kinghill.envs import Action, FrameView
-from kinghill.envs.game import Rulings, noisy_outcomes
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
@@ -184,44 +178,17 @@ def stakes(
     return StakesSearchAgent(net, seed, int(budget), int(colour_budget), int(arms), flag)
 
 
-class SharedNoise(np.random.Generator):
-    """A generator whose every draw of execution noise (n x 4 standard normals) is ``block``
-    repeated: what the physics draws for a batch of arms played ``len(block)`` times each, so
-    that every arm meets the same deviations (common random numbers)."""
-
-    def __init__(self, block: np.ndarray) -> None:
-        super().__init__(np.random.PCG64(0))
-        self.block = block
-
-    def standard_normal(self, size=None, dtype=np.float64, out=None):  # type: ignore[override]
-        rows, width = size
-        if rows % len(self.block) or width != self.block.shape[1]:
-            raise ValueError(f"shared noise of {len(self.block)} rows asked for {size}")
-        return np.tile(self.block, (rows // len(self.block), 1))
-
-
 class CommonNoise:
     """A search mixin: a round of the halving that samples each of several arms ``n`` times
-    draws ``n`` deviations once and plays every arm with them, so that the arms' means differ by
-    the shots and not by the luck each was dealt (the anytime search's arm-by-arm batches draw
-    their own)."""
+    draws ``n`` deviations once and plays every arm with them (``SearchAgent._score``'s
+    ``common``), so that the arms' means differ by the shots and not by the luck each was dealt
+    (the anytime search's arm-by-arm batches draw their own)."""
 
-    def _score(self, view: FrameView, work: Sequence[tuple[search.Arm, int]]) -> int:
-        counts = {n for _, n in work}
-        if len(work) < 2 or len(counts) != 1:
-            return super()._score(view, work)  # type: ignore[misc]
-        n = counts.pop()
-        if self._rulings is None or self._rulings.frame is not view.frame:
-            self._rulings = Rulings(view.frame)
-        actions = [arm.action for arm, _ in work for _ in range(n)]
-        shared = SharedNoise(self.rng.standard_normal((n, 4)))
-        plays = noisy_outcomes(view.frame, view.state, actions, shared, self.noise, self._rulings)
-        values = iter(search.leaf_values(self.leaf, plays, view.player))
-        for arm, _ in work:
-            for value in itertools.islice(values, n):
-                arm.total += value
-                arm.count += 1
-        return len(actions)
+    def _score(
+        self, view: FrameView, work: list[tuple[search.Arm, int]], common: bool = False
+    ) -> int:
+        common = common or (len(work) > 1 and len({n for _, n in work}) == 1)
+        return super()._score(view, work, common)  # type: ignore[misc]
 
 
 class CommonNoiseSearch(CommonNoise, search.SearchAgent):
