@@ -218,6 +218,11 @@ _REFINE = Option(
     "noise, and the best of them (0: no refinement)",
     minimum=0,
 )
+_COMMON_NOISE = Option(
+    "common_noise",
+    Kind.BOOL,
+    "play every arm of a round of the halving with the same deviations of the cue",
+)
 _LEARNED_BREAK = Option(
     "learned_break", Kind.BOOL, "the learnt break on the standard rack (false: the hand-made break)"
 )
@@ -231,6 +236,7 @@ _EXPERT = (
     _LEARNED_BREAK,
     _CANDIDATES,
     _REFINE,
+    _COMMON_NOISE,
     Option(
         "halving",
         Kind.TEXT,
@@ -261,7 +267,7 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "kinghill.agents.search:SearchAgent",
         "simulates candidate shots under execution noise and plays the best",
         Argument.BUDGET,
-        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK, _CANDIDATES, _REFINE),
+        (*_SEARCH, _LOOKAHEAD, _LEARNED_BREAK, _CANDIDATES, _REFINE, _COMMON_NOISE),
     ),
     BuiltIn(
         "expert",

@@ -209,6 +209,7 @@ class PriorSearchAgent(SearchAgent):
         halving: str = "plain",
         candidates: str | CandidateSet = "narrow",
         refine: int = 0,
+        common_noise: bool = False,
     ) -> None:
         if arms < 0:
             raise ValueError(f"arms: the number of shots searched, >= 0 (0: all), got {arms}")
@@ -228,6 +229,7 @@ class PriorSearchAgent(SearchAgent):
             learned_break,
             candidates,
             refine,
+            common_noise,
         )
         self.break_shot = _net_break(net, self.break_shot)
         self.net = net
@@ -276,13 +278,15 @@ def prior_search(
     halving: str = "plain",
     candidates: str = "narrow",
     refine: int = 0,
+    common_noise: bool = False,
 ) -> PriorSearchAgent:
     """The guided search with the prior net saved at ``path``: ``expert:PATH`` (``?budget=N``,
     ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score,
     ``?lookahead=true`` for leaves scored one shot deeper, ``?learned_break=false`` for the
     hand-made break instead of the net's, ``?halving=gumbel`` for arms ranked by the prior and
     the mean together, ``?candidates=wide`` for the wide candidate set the net was trained on,
-    ``?refine=N`` for the chosen pot refined, :class:`~kinghill.agents.search.SearchAgent`)."""
+    ``?refine=N`` for the chosen pot refined and ``?common_noise=true`` for the halving's arms
+    played under the same noise, :class:`~kinghill.agents.search.SearchAgent`)."""
     return PriorSearchAgent(
         PriorNet.load(path),
         seed,
@@ -296,6 +300,7 @@ def prior_search(
         halving=halving,
         candidates=candidates,
         refine=refine,
+        common_noise=common_noise,
     )
 
 

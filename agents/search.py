@@ -342,6 +342,10 @@ class SearchAgent:
         False: the hand-made break, as before issue 35.
     :param candidates: the shots tried, a :class:`CandidateSet` or its name in
         :data:`CANDIDATE_SETS` (``"narrow"``, the default, or ``"wide"``).
+    :param common_noise: play every arm of a round of the halving with the same deviations of
+        the cue (common random numbers), so that the arms' means differ by the shots rather
+        than by the luck each was dealt (the anytime search's arm-by-arm batches draw their
+        own).
     :param refine: where the halving chooses a pot, play it and each of its
         :data:`REFINE_GRID` variants ``refine`` times more, all with the same noise (common
         random numbers), and play the best of them (0: no refinement); see
@@ -360,6 +364,7 @@ class SearchAgent:
         learned_break: bool = True,
         candidates: str | CandidateSet = "narrow",
         refine: int = 0,
+        common_noise: bool = False,
     ) -> None:
         self.shots = candidate_set(candidates)
         """The shots it tries (:class:`CandidateSet`)."""
@@ -374,6 +379,7 @@ class SearchAgent:
                 f"refine: samples of each variant of the chosen pot, >= 0, got {refine}"
             )
         self.refine = refine
+        self.common_noise = common_noise
         self.budget = budget
         self.time_budget = time_budget
         self.margin = margin
@@ -493,7 +499,8 @@ class SearchAgent:
         while True:
             per_arm = max(1, (budget // rounds) // len(arms))
             if deadline is None:  # the round's samples of every arm in one batch
-                spent += self._score(view, [(arm, per_arm) for arm in arms])
+                work = [(arm, per_arm) for arm in arms]
+                spent += self._score(view, work, common=self.common_noise)
             else:
                 spent += self._score_until(view, arms, per_arm, deadline)
             arms = self._ranked(arms)

@@ -1,7 +1,8 @@
 """Issue 35: refinement of the chosen pot (``?refine=N``): after the halving, the pot it chose
 and its variants of speed and spin (``REFINE_GRID``) are played N times each under the same
-deviations of the cue, and the best is played; a safety or a kick is kept as chosen; off by
-default (the search's decisions as before: test_search_fixture.py)."""
+deviations of the cue, and the best is played; a safety or a kick is kept as chosen. Common
+noise in the halving (``?common_noise=true``): the arms of a round meet the same deviations.
+Both off by default (the search's decisions as before: test_search_fixture.py)."""
 
 import math
 
@@ -73,3 +74,20 @@ def test_refine_is_a_spec_option_and_a_bad_count_is_refused() -> None:
     with pytest.raises(ValueError, match="refine"):
         SearchAgent(refine=-2)
     assert math.isclose(REFINE_GRID[0][0], 0.8)
+
+
+@pytest.mark.parametrize("common", [True, False])
+def test_common_noise_deals_the_arms_of_a_round_the_same_deviations(common: bool) -> None:
+    shot = candidates(view())[0].action
+    arms = [Arm(shot) for _ in range(4)]
+    SearchAgent(3, common_noise=common)._halve(view(), arms, 16, None)
+    dropped = [arm for arm in arms if arm.count == 2]  # played in the first round only
+    assert len(dropped) == 2
+    totals = {arm.total for arm in dropped}
+    assert (len(totals) == 1) is common  # one shot, one luck: one total; else each its own
+
+
+def test_common_noise_is_a_spec_option() -> None:
+    assert make_agent("search?common_noise=true").common_noise is True
+    assert make_agent("expert-gumbel?common_noise=true&refine=8").common_noise is True
+    assert make_agent("expert-gumbel").common_noise is False
