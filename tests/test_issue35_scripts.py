@@ -3,8 +3,7 @@
 search from it, for the player or against them as the next shooter is the player or the
 opponent; a finished frame or a 10.4 choice by the hand-made score; the agent plays a legal
 decision. The value-target prior (q_selfplay.py): every candidate valued, the best played, and
-the fit ranks shots as their means do. Common random numbers (``crn``): the arms of a round meet
-the same noise."""
+the fit ranks shots as their means do."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from frame_support import midframe
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import N_FEATURES, PriorNet, PriorSearchAgent
-from kinghill.agents.search import Arm, SearchAgent, candidates, position_value
+from kinghill.agents.search import Arm, candidates, position_value
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
 
@@ -140,16 +139,3 @@ def test_a_fresh_leaf_is_valued_by_new_samples_of_the_chosen_shot(variants: Modu
     fresh = variants.two_level(0, **SMALL, fresh=5).leaf(frame, state, 1)
     assert fresh == pytest.approx(again.mean)
     assert fresh != pytest.approx(chosen_by)
-
-
-def test_common_random_numbers_deal_every_arm_the_same_noise(variants: ModuleType) -> None:
-    frame, state = midframe()
-    view = FrameView(state, frame, 1)
-    shot = candidates(view)[0].action
-    arms = [Arm(shot), Arm(shot), Arm(shot)]
-    variants.crn(5)._score(view, [(arm, 4) for arm in arms])
-    plain = [Arm(shot), Arm(shot)]
-    SearchAgent(5)._score(view, [(arm, 4) for arm in plain])
-    assert [arm.count for arm in arms] == [4, 4, 4]
-    assert arms[0].total == arms[1].total == arms[2].total  # the same shot, the same luck
-    assert plain[0].total != plain[1].total  # without: each arm its own draws

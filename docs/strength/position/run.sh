@@ -55,8 +55,24 @@ declare -A agent=(
   [search-budget1920-2000]="search?budget=1920"
   [stakes-480]="variants:stakes?colour_budget=480"
   [stakes-960-both]="variants:stakes?colour_budget=960&both=true"
-  [crn-search]="variants:crn"
-  [crn-expert-gumbel]="variants:crn?prior=&budget=180"
+  [refine12]="expert-gumbel?refine=12"
+  [refine8-b90]="expert-gumbel?budget=90&refine=8"
+  [refine8-b120-a12]="expert-gumbel?budget=120&arms=12&refine=8"
+  [refine6-b120]="expert-gumbel?budget=120&refine=6"
+  [search-refine12]="search?refine=12"
+  [refine8-b90-2000]="expert-gumbel?budget=90&refine=8"
+  [crn-refine12]="expert-gumbel?common_noise=true&refine=12"
+  [crn-refine8-b90]="expert-gumbel?common_noise=true&budget=90&refine=8"
+  [crn-refine12-2000]="expert-gumbel?common_noise=true&refine=12"
+  [crn-refine12-b120]="expert-gumbel?common_noise=true&budget=120&refine=12"
+  [crn-refine8-b120]="expert-gumbel?common_noise=true&budget=120&refine=8"
+  [crn-refine12-b60]="expert-gumbel?common_noise=true&budget=60&refine=12"
+  [crn-refine12-b60-2000]="expert-gumbel?common_noise=true&budget=60&refine=12"
+  [crn-refine6-b180]="expert-gumbel?common_noise=true&refine=6"
+  [crn-search]="search?common_noise=true"
+  [crn-expert-gumbel]="expert-gumbel?common_noise=true"
+  [expert-refine-5x]="expert-refine"
+  [expert-refine-variable]="expert-refine"
   [expert-gumbel-5x]="expert-gumbel"
   [expert-gumbel-5x-2000]="expert-gumbel"
   [expert-gumbel-variable]="expert-gumbel"
@@ -64,9 +80,9 @@ declare -A agent=(
   [shipped-variable]="search-position"
 )
 two="--frames 2000 --seed 2000"
-declare -A extra=([distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
+declare -A extra=([crn-refine12-b60-2000]=$two [refine8-b90-2000]=$two [crn-refine12-2000]=$two [distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
-  [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
+  [expert-refine-5x]="--noise-scale 5" [expert-refine-variable]="--noise-scale variable" [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
   out=runs/position-ablations/$id
   # shellcheck disable=SC2086

@@ -10,9 +10,9 @@ Lists of factors are written with ``_`` between them (``,`` separates options). 
 the hand-made leaf with the pot chance weighed by what its shooter needs; ``guided_position``
 the prior-guided search (``expert``) with the position net at its leaves; ``two_level`` the
 guided search whose leaves are scored by a second guided search (two levels of planning);
-``stakes`` the guided search with more simulations where a player needs only the colour;
-``crn`` the search (or the guided one) with common random numbers: every arm of a round of the
-halving played with the same noise.
+``stakes`` the guided search with more simulations where a player needs only the colour.
+Common random numbers and the chosen pot refined are the search's own options
+(``?common_noise=true``, ``?refine=N``).
 """
 
 import kinghill.agents.search as search
@@ -176,35 +176,3 @@ def stakes(
     net = _prior(prior)
     flag = both if isinstance(both, bool) else str(both).lower() == "true"
     return StakesSearchAgent(net, seed, int(budget), int(colour_budget), int(arms), flag)
-
-
-class CommonNoise:
-    """A search mixin: a round of the halving that samples each of several arms ``n`` times
-    draws ``n`` deviations once and plays every arm with them (``SearchAgent._score``'s
-    ``common``), so that the arms' means differ by the shots and not by the luck each was dealt
-    (the anytime search's arm-by-arm batches draw their own)."""
-
-    def _score(
-        self, view: FrameView, work: list[tuple[search.Arm, int]], common: bool = False
-    ) -> int:
-        common = common or (len(work) > 1 and len({n for _, n in work}) == 1)
-        return super()._score(view, work, common)  # type: ignore[misc]
-
-
-class CommonNoiseSearch(CommonNoise, search.SearchAgent):
-    """``search`` with common random numbers."""
-
-
-class CommonNoisePrior(CommonNoise, PriorSearchAgent):
-    """The guided search with common random numbers."""
-
-
-def crn(
-    seed: int | None = None, prior: str = "none", budget: int = 120, arms: int = 16
-) -> search.SearchAgent:
-    """``search`` with common random numbers (``prior=none``), or the guided search with the
-    prior at ``prior`` (empty: ``expert-gumbel``'s) over its ``arms`` best shots, Gumbel
-    halving."""
-    if prior == "none":
-        return CommonNoiseSearch(seed, int(budget))
-    return CommonNoisePrior(_prior(prior), seed, int(budget), int(arms), halving="gumbel")
