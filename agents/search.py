@@ -5,7 +5,10 @@ break (:mod:`kinghill.agents.learned_break`) on the rack it was learnt for.
 Candidates are the heuristic's pots (their aim first calibrated by exact simulations, which
 corrects throw), variants of them with other speeds and follow/draw, doubles and kicks, and
 safeties. They are compared by successive halving: every candidate is simulated a few times
-with noise, the better half simulated again, and so on until the budget is spent.
+with noise, the better half simulated again, and so on until the budget is spent. Two options
+sharpen the comparison: ``common_noise`` plays every arm of a round with the same deviations of
+the cue, and ``refine`` then tries close variants of the pot chosen (a little slower or faster,
+a little more follow or draw) on the luck they share.
 """
 
 from __future__ import annotations
@@ -349,7 +352,8 @@ class SearchAgent:
     :param refine: where the halving chooses a pot, play it and each of its
         :data:`REFINE_GRID` variants ``refine`` times more, all with the same noise (common
         random numbers), and play the best of them (0: no refinement); see
-        :meth:`_refined`.
+        :meth:`_refined`. With ``time_budget`` the halving takes all the time and nothing is
+        refined.
     """
 
     def __init__(
@@ -459,9 +463,10 @@ class SearchAgent:
         """Where ``best`` (one of ``arms``) plays a pot: the best of it and its variants of
         :data:`REFINE_GRID`, each played :attr:`refine` times with the same deviations of the
         cue, the best mean of these samples alone (the halving's samples favour the arm it
-        chose); else ``best``. The halving compares shots a budget spread thin can tell apart;
-        this compares a few close ones on the luck they share, where a slower or a faster
-        stroke can drop the ball more often or leave the cue ball better."""
+        chose); else ``best``. The halving spreads its budget over shots far apart; this spends
+        some on close variants of the one it chose, compared on the luck they share, where a
+        slower or faster stroke, or a little more follow or draw, can drop the ball more often
+        or leave the cue ball better."""
         chosen = self.last_candidates[
             self.last_kept[next(k for k, a in enumerate(arms) if a is best)]
         ]

@@ -5,6 +5,7 @@ noise in the halving (``?common_noise=true``): the arms of a round meet the same
 Both off by default (the search's decisions as before: test_search_fixture.py)."""
 
 import math
+import time
 
 import pytest
 from frame_support import midframe
@@ -91,3 +92,10 @@ def test_common_noise_is_a_spec_option() -> None:
     assert make_agent("search?common_noise=true").common_noise is True
     assert make_agent("expert-gumbel?common_noise=true&refine=8").common_noise is True
     assert make_agent("expert-gumbel").common_noise is False
+
+
+def test_a_time_budget_leaves_nothing_to_refine() -> None:
+    seed, position = next((s, p) for s, p in positions() if p.decision is Decision.SHOT)
+    agent = SearchAgent(seed, time_budget=0.02, refine=4)
+    action, _ = agent._search(position, agent.budget, time.perf_counter() + 0.02)
+    assert any(arm.action is action for arm in agent.last_arms)  # the halving's own choice
