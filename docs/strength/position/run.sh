@@ -71,6 +71,11 @@ declare -A agent=(
   [crn-refine6-b180]="expert-gumbel?common_noise=true&refine=6"
   [crn-search]="search?common_noise=true"
   [crn-expert-gumbel]="expert-gumbel?common_noise=true"
+  [expert-refine-arms8]="expert-refine?arms=8"
+  [expert-refine-b40-r16]="expert-refine?budget=40&refine=16"
+  [expert-refine-a12-b48-r14]="expert-refine?arms=12&budget=48&refine=14"
+  [expert-refine-b90-a8-r8]="expert-refine?budget=90&arms=8&refine=8"
+  [expert-refine-arms8-2000]="expert-refine?arms=8"
   [expert-refine-5x]="expert-refine"
   [expert-refine-variable]="expert-refine"
   [expert-gumbel-5x]="expert-gumbel"
@@ -80,7 +85,7 @@ declare -A agent=(
   [shipped-variable]="search-position"
 )
 two="--frames 2000 --seed 2000"
-declare -A extra=([crn-refine12-b60-2000]=$two [refine8-b90-2000]=$two [crn-refine12-2000]=$two [distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
+declare -A extra=([expert-refine-arms8-2000]=$two [crn-refine12-b60-2000]=$two [refine8-b90-2000]=$two [crn-refine12-2000]=$two [distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
   [expert-refine-5x]="--noise-scale 5" [expert-refine-variable]="--noise-scale variable" [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
