@@ -180,9 +180,9 @@ def test_a_search_to_a_deadline_simulates_in_small_batches() -> None:
     sizes: list[int] = []
     score = agent._score
 
-    def counted(view: FrameView, work: list[tuple[Arm, int]]) -> int:
+    def counted(view: FrameView, work: list[tuple[Arm, int]], common: bool = False) -> int:
         sizes.append(sum(n for _, n in work))
-        return score(view, work)
+        return score(view, work, common)
 
     agent._score = counted  # type: ignore[method-assign]
     agent.act(colour_shot_view(None))

@@ -44,6 +44,7 @@ def test_the_shipped_models_are_in_the_package_with_their_runs() -> None:
     assert set(found) == {
         "expert",
         "expert-gumbel",
+        "expert-refine",
         "expert-policy",
         "search-value",
         "search-position",
