@@ -3,7 +3,8 @@
 search from it, for the player or against them as the next shooter is the player or the
 opponent; a finished frame or a 10.4 choice by the hand-made score; the agent plays a legal
 decision. The value-target prior (q_selfplay.py): every candidate valued, the best played, and
-the fit ranks shots as their means do."""
+the fit ranks shots as their means do. The widened refinement (``refine``): at its defaults it
+is ``expert-refine``; its grids and its halving do what their names say."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from frame_support import midframe
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import N_FEATURES, PriorNet, PriorSearchAgent
-from kinghill.agents.search import Arm, candidates, position_value
+from kinghill.agents.search import POT, REFINE_GRID, Arm, candidates, position_value
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
 
@@ -139,3 +140,68 @@ def test_a_fresh_leaf_is_valued_by_new_samples_of_the_chosen_shot(variants: Modu
     fresh = variants.two_level(0, **SMALL, fresh=5).leaf(frame, state, 1)
     assert fresh == pytest.approx(again.mean)
     assert fresh != pytest.approx(chosen_by)
+
+
+def test_the_widened_refinement_at_its_defaults_decides_as_expert_refine(
+    variants: ModuleType,
+) -> None:
+    """``variants:refine`` with its defaults is ``expert-refine``: the same actions, seeded alike
+    (the claim its ablation rows in docs/training.md rest on)."""
+    from search_fixture import positions
+
+    from kinghill.agents import make_agent
+
+    shots = [(s, v) for s, v in positions() if v.decision is Decision.SHOT][:12]
+    shipped, widened = make_agent("expert-refine", 0), variants.refine(0)
+    for seed, view in shots:
+        shipped.reset(seed)
+        widened.reset(seed)
+        assert shipped.act(view) == widened.act(view)
+
+
+def _pot_view() -> FrameView:
+    """The first shot decision of the search fixture with a pot among its candidates."""
+    from search_fixture import positions
+
+    return next(
+        v
+        for _, v in positions()
+        if v.decision is Decision.SHOT and any(c.kind == POT for c in candidates(v))
+    )
+
+
+def test_the_widened_grids_move_the_stroke_as_named(variants: ModuleType) -> None:
+    """``grid=side`` adds side offsets -0.15 and +0.15 (within the miscue limit); ``grid=aim``
+    turns the calibrated aim 0.1 degrees either way; the other strokes are the shipped grid's."""
+    view = _pot_view()
+    side, aim = variants.refine(0, grid="side"), variants.refine(0, grid="aim")
+    pot = next(c for c in candidates(view) if c.kind == POT)
+    sides = side._variants(view, pot, (1.0, 0.0, 0.0))
+    assert len(sides) == len(REFINE_GRID) + 2
+    assert [round(a.shot.a, 2) for _, a in sides[-2:]] == [-0.15, 0.15]
+    assert all(a.shot.a == 0.0 for _, a in sides[:-2])
+    aimed = aim._variants(view, pot, (1.0, 0.0, 0.0))
+    calibrated = aim.prepared(view.state, pot).shot.phi
+    turns = [np.degrees(a.shot.phi - calibrated) for _, a in aimed[-2:]]
+    assert turns == pytest.approx([-0.1, 0.1])
+    assert [a for _, a in aimed[:-2]] == [a for _, a in sides[:-2]]
+
+
+def test_the_widened_refinement_halves_the_chosen_pots_strokes(variants: ModuleType) -> None:
+    """With ``halve=true`` the chosen pot and its eight variants share ``refine_budget``
+    simulations by successive halving, each round's strokes on the same deviations: nine, then
+    four, then the last two; the shot played is one of them."""
+    view = _pot_view()
+    agent = variants.refine(0, budget=16, arms=4, refine_budget=40, halve="true")
+    rounds: list[list[Arm]] = []
+    score = agent._score
+
+    def counted(view: FrameView, work: list[tuple[Arm, int]], common: bool = False) -> int:
+        rounds.append([arm for arm, _ in work])
+        return score(view, work, common)
+
+    agent._score = counted  # type: ignore[method-assign]
+    action = agent.act(view)
+    assert [len(r) for r in rounds[-3:]] == [9, 4, 2]
+    assert action in [arm.action for arm in rounds[-3]]
+    assert set(map(id, rounds[-1])) <= set(map(id, rounds[-2])) <= set(map(id, rounds[-3]))

@@ -10,16 +10,21 @@ Lists of factors are written with ``_`` between them (``,`` separates options). 
 the hand-made leaf with the pot chance weighed by what its shooter needs; ``guided_position``
 the prior-guided search (``expert``) with the position net at its leaves; ``two_level`` the
 guided search whose leaves are scored by a second guided search (two levels of planning);
-``stakes`` the guided search with more simulations where a player needs only the colour.
+``stakes`` the guided search with more simulations where a player needs only the colour;
+``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
+among the variants, more pots, more steps).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
 """
+
+import math
+from dataclasses import replace
 
 import kinghill.agents.search as search
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
-from kinghill.envs import Action, FrameView
+from kinghill.envs import Action, FrameView, ShotAction
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import TableState
 
@@ -176,3 +181,148 @@ def stakes(
     net = _prior(prior)
     flag = both if isinstance(both, bool) else str(both).lower() == "true"
     return StakesSearchAgent(net, seed, int(budget), int(colour_budget), int(arms), flag)
+
+
+GRIDS: dict[str, tuple[tuple[float, ...], ...]] = {
+    "fine": search.REFINE_GRID,
+    "side": (*search.REFINE_GRID, (1.0, 0.0, -0.15), (1.0, 0.0, 0.15)),
+    "cube": tuple(
+        (f, s, a)
+        for f in (0.8, 1.0, 1.2)
+        for s in (-0.15, 0.0, 0.15)
+        for a in (-0.15, 0.0, 0.15)
+        if (f, s, a) != (1.0, 0.0, 0.0)
+    ),
+    "four": ((0.8, 0.0), (1.2, 0.0), (1.0, -0.15), (1.0, 0.15)),
+    "speed": ((0.7, 0.0), (0.85, 0.0), (1.15, 0.0), (1.3, 0.0)),
+    "aim": (*search.REFINE_GRID, (1.0, 0.0, 0.0, -0.1), (1.0, 0.0, 0.0, 0.1)),
+    "aim2": (
+        *search.REFINE_GRID,
+        *((1.0, 0.0, 0.0, degrees) for degrees in (-0.06, 0.06, -0.12, 0.12)),
+    ),
+}
+"""Grids of refinement: each variant (factor on the speed, change of the tip's height[, change
+of the side offset[, change of the aim in degrees, after the aim's calibration]])."""
+
+Stroke = tuple[float, float, float]
+"""A pot's stroke as refinement moves it: (speed factor, tip height change, side offset)."""
+
+
+class RefineSearchAgent(PriorSearchAgent):
+    """``expert-refine`` with its refinement widened: the variants of ``grid`` (side spin, aim
+    offsets, other steps), the ``top`` pots the halving sampled most (not only the one it
+    chose), a successive halving among the variants (``halve``; each round's arms under the
+    same deviations) with ``refine_budget`` simulations in all, and ``steps`` rounds around the
+    variant chosen. With the defaults it decides as ``expert-refine`` does."""
+
+    def __init__(
+        self,
+        net: PriorNet,
+        seed: int | None,
+        budget: int,
+        arms: int,
+        grid: str,
+        refine_budget: int,
+        top: int,
+        steps: int,
+        halve: bool,
+    ) -> None:
+        super().__init__(net, seed, budget, arms, halving="gumbel", refine=1, common_noise=True)
+        self.grid = GRIDS[grid]
+        self.refine_budget, self.top, self.steps, self.halve = refine_budget, top, steps, halve
+
+    def _variants(
+        self, view: FrameView, pot: search.Candidate, stroke: Stroke
+    ) -> list[tuple[Stroke, ShotAction]]:
+        """The grid's variants of ``pot`` played at ``stroke``, their aim calibrated, then
+        turned by the grid's aim change."""
+        assert pot.pot is not None
+        planned = search.pot_action(pot.pot)
+        speed, spin, side = stroke
+        moved: list[tuple[Stroke, search.Candidate, float]] = []
+        for step in self.grid:
+            f, s, a, degrees = (*step, 0.0, 0.0)[:4]
+            action = search._variant(planned, speed * f, spin + s)
+            limit = math.sqrt(search.MISCUE_LIMIT**2 - action.shot.b**2)
+            to = min(max(side + a, -limit), limit)
+            shot = action.shot
+            action = replace(action, shot=replace(shot, a=to))
+            candidate = search.Candidate(action, pot.pot, search.POT, pot.rank)
+            moved.append(((speed * f, spin + s, to), candidate, math.radians(degrees)))
+        played = self.prepared_all(view.state, [c for _, c, _ in moved])
+        return [
+            (stroke, search._reshot(a, a.shot.phi + turn, a.shot.speed, a.shot.b))
+            for (stroke, _, turn), a in zip(moved, played, strict=True)
+        ]
+
+    def _refined(self, view: FrameView, arms: list[search.Arm], best: search.Arm) -> search.Arm:
+        kinds = {id(a): self.last_candidates[self.last_kept[k]] for k, a in enumerate(arms)}
+        if kinds[id(best)].kind != search.POT or kinds[id(best)].pot is None:
+            return best
+        pots = [(best, kinds[id(best)])]
+        for arm in sorted(arms, key=lambda a: (a.count, a.mean), reverse=True):
+            kind = kinds[id(arm)]
+            if len(pots) < self.top and arm is not best and kind.kind == search.POT:
+                pots.append((arm, kind))
+        field: list[search.Arm] = []
+        strokes: dict[int, tuple[search.Candidate, Stroke]] = {}
+        for arm, pot in pots:
+            field.append(search.Arm(arm.action))
+            strokes[id(field[-1])] = pot, (self.shots.speeds[pot.speed_step], pot.spin_step, 0.0)
+            field += self._grown(view, pot, strokes[id(field[-1])][1], strokes)
+        for step in range(self.steps):
+            winner = self._halved(view, field)
+            if step + 1 < self.steps:
+                pot, stroke = strokes[id(winner)]
+                field = [winner, *self._grown(view, pot, stroke, strokes)]
+        return winner
+
+    def _grown(
+        self,
+        view: FrameView,
+        pot: search.Candidate,
+        stroke: Stroke,
+        strokes: dict[int, tuple[search.Candidate, Stroke]],
+    ) -> list[search.Arm]:
+        """Arms for the variants of ``pot`` at ``stroke``, each's stroke kept in ``strokes``."""
+        grown = []
+        for moved, action in self._variants(view, pot, stroke):
+            grown.append(search.Arm(action))
+            strokes[id(grown[-1])] = pot, moved
+        return grown
+
+    def _halved(self, view: FrameView, field: list[search.Arm]) -> search.Arm:
+        """The best of ``field`` after :attr:`refine_budget` simulations under common noise:
+        spread evenly, or by successive halving down to two arms."""
+        if not self.halve:
+            self._score(view, [(a, max(1, self.refine_budget // len(field))) for a in field], True)
+            return max(field, key=lambda a: a.mean)
+        rounds = max(1, math.ceil(math.log2(len(field))))
+        left = list(field)
+        while True:
+            n = max(1, (self.refine_budget // rounds) // len(left))
+            self._score(view, [(a, n) for a in left], common=True)
+            left.sort(key=lambda a: a.mean, reverse=True)
+            if len(left) <= 2:
+                return left[0]
+            left = left[: max(2, len(left) // 2)]
+
+
+def refine(
+    seed: int | None = None,
+    prior: str = "",
+    budget: int = 60,
+    arms: int = 16,
+    grid: str = "fine",
+    refine_budget: int = 108,
+    top: int = 1,
+    steps: int = 1,
+    halve: bool = False,
+) -> search.SearchAgent:
+    """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s); the
+    defaults decide as ``expert-refine`` does (9 arms x 12 samples = 108)."""
+    flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
+    return RefineSearchAgent(
+        _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
+        int(steps), flag,
+    )  # fmt: skip
