@@ -3,6 +3,8 @@
 plays every shot through it, and ``play_noisy`` gives what as many ``play_shot`` calls give with
 the same noise. Issue 37 item 4: the game's ``simulate`` hook sees every shot it plays."""
 
+import math
+
 import numpy as np
 
 from kinghill.agents.heuristic import HeuristicAgent
@@ -19,6 +21,7 @@ from kinghill.physics import (
     TableSpec,
     TableState,
     simulate,
+    simulate_batch,
 )
 
 
@@ -91,3 +94,27 @@ def test_the_games_simulate_hook_plays_every_shot() -> None:
     turns = [game.play(agent.act(game.view())) for _ in range(4) if not game.is_over]
     played = [t.result for t in turns if t.result is not None]
     assert played and seen == played
+
+
+def test_shots_of_one_ball_and_call_share_the_referees_ruling(monkeypatch) -> None:
+    """The rulings kept for one frame (``Rulings``) are keyed by what the referee reads: the cue
+    ball, the call and the event log's kinds and balls, not the stroke. Two strokes of white 1 at
+    white 2 that touch the same balls in the same order are judged once, with the ruling
+    ``play_shot`` gives each; a shot of another cue ball is judged apart."""
+    import kinghill.envs.game.loop as loop
+
+    judged = []
+    real = loop.judge
+    monkeypatch.setattr(loop, "judge", lambda *a: judged.append(a[1]) or real(*a))
+    frame = Frame(decision=Decision.SHOT, shots=1)
+    state = TableState.of(TableSpec(), {COLOURED: (1.0, 0.9), 1: (0.6, 0.9), 2: (2.2, 0.9)})
+    strokes = [ShotAction(Shot(1, 0.0, 2.0)), ShotAction(Shot(1, 0.0, 2.1, 0.0, 0.1))]
+    other = ShotAction(Shot(2, math.pi, 2.0))
+    rulings = loop.Rulings(frame)
+    batch = simulate_batch([state] * 3, [a.shot for a in (*strokes, other)])
+    assert batch.log_keys()[0] == batch.log_keys()[1]  # the same balls touched in order
+    ruled = rulings.rule([*strokes, other], batch)
+    assert judged == [1, 2]
+    for action, (ruling, after) in zip((*strokes, other), ruled, strict=True):
+        played = play_shot(frame, state, action)
+        assert ruling == played.ruling and after == played.frame

@@ -3,7 +3,7 @@ item 3).
 
 Each run is a fresh process of one interpreter (``--base-python``: one whose ``kinghill`` is the
 base checkout, e.g. main's; ``--new-python``: this one's) that plays the search at its default
-budget, seeded, on the first ``--positions`` of the search fixture's positions
+budget (or the searching agent ``--agent``, e.g. ``expert-refine``), seeded, on the first ``--positions`` of the search fixture's positions
 (``tests/search_fixture.py``: the menu fixture's shot decisions and 10.4 choices) and reports
 the wall and CPU seconds a decision, and of them the wall and CPU seconds in the inner loop
 (``SearchAgent._halve``: sample, simulate, judge, score; the rest is the candidates and their
@@ -31,16 +31,18 @@ from typing import Any
 TESTS = Path(__file__).resolve().parents[2] / "tests"
 
 
-def measure(positions: int) -> dict[str, Any]:
-    """One run in this process: the search on the first ``positions`` fixture positions."""
+def measure(positions: int, spec: str = "search") -> dict[str, Any]:
+    """One run in this process: the agent ``spec`` (a search: ``search``, ``expert-refine``, ...)
+    on the first ``positions`` fixture positions, reseeded for each."""
     sys.path.insert(0, str(TESTS))
     from menu_fixture import _action_row
     from search_fixture import positions as fixture_positions
 
-    from kinghill.agents import search
+    from kinghill.agents import make_agent, search
 
     found = fixture_positions()[:positions]
-    search.SearchAgent(0).act(found[0][1])  # kernels loaded before the clock starts
+    agent = make_agent(spec, 0)
+    agent.act(found[0][1])  # kernels and nets loaded before the clock starts
     inner = [0.0, 0.0]
     halve = search.SearchAgent._halve
 
@@ -56,7 +58,8 @@ def measure(positions: int) -> dict[str, Any]:
     digest = hashlib.sha256()
     wall, cpu = time.perf_counter(), time.process_time()
     for seed, view in found:
-        row, call = _action_row(search.SearchAgent(seed).act(view))
+        agent.reset(seed)
+        row, call = _action_row(agent.act(view))
         digest.update(json.dumps([row, call]).encode())
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     n = len(found)
@@ -71,9 +74,9 @@ def measure(positions: int) -> dict[str, Any]:
     }
 
 
-def _run(python: str, positions: int) -> dict[str, Any]:
+def _run(python: str, positions: int, spec: str) -> dict[str, Any]:
     out = subprocess.run(
-        [python, __file__, "--worker", "--positions", str(positions)],
+        [python, __file__, "--worker", "--positions", str(positions), "--agent", spec],
         check=True,
         capture_output=True,
         text=True,
@@ -81,13 +84,15 @@ def _run(python: str, positions: int) -> dict[str, Any]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def compare(base: str, new: str, rounds: int, positions: int) -> dict[str, Any]:
+def compare(
+    base: str, new: str, rounds: int, positions: int, spec: str = "search"
+) -> dict[str, Any]:
     """Runs base, new, new, base ``rounds`` times; each side's runs and the base/new ratios of
     their means."""
     runs: dict[str, list[dict[str, Any]]] = {"base": [], "new": []}
     for _ in range(rounds):
         for side in ("base", "new", "new", "base"):
-            runs[side].append(_run(base if side == "base" else new, positions))
+            runs[side].append(_run(base if side == "base" else new, positions, spec))
     keys = (
         "s_per_decision",
         "cpu_s_per_decision",
@@ -97,6 +102,7 @@ def compare(base: str, new: str, rounds: int, positions: int) -> dict[str, Any]:
     means = {side: {k: statistics.fmean(r[k] for r in runs[side]) for k in keys} for side in runs}
     digests = {r["actions_sha256"] for side in runs.values() for r in side}
     return {
+        "agent": spec,
         "positions": positions,
         "rounds": rounds,
         "order": "base, new, new, base per round",
@@ -114,15 +120,16 @@ def main() -> None:
     parser.add_argument("--new-python", default=sys.executable)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--agent", default="search", help="the searching agent's spec")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(measure(args.positions)))
+        print(json.dumps(measure(args.positions, args.agent)))
         return
     if args.base_python is None:
         parser.error("--base-python: the interpreter of the base code is needed")
-    report = compare(args.base_python, args.new_python, args.rounds, args.positions)
+    report = compare(args.base_python, args.new_python, args.rounds, args.positions, args.agent)
     text = json.dumps(report, indent=2)
     print(text)
     if args.out is not None:

@@ -26,6 +26,7 @@ from kinghill.envs.game.actions import (
 from kinghill.envs.game.decision_clock import DecisionClock
 from kinghill.envs.game.decisions import Answer
 from kinghill.envs.rules import (
+    Call,
     Decision,
     Foul,
     Frame,
@@ -147,27 +148,29 @@ class Outcome:
 
 class Rulings:
     """The referee's rulings on the shots of one ``frame``, kept by what the rules read of a
-    shot: the action (its cue ball and call) and the event log's kinds and balls in order, not
-    the times nor where the balls stopped (:func:`~kinghill.envs.rules.judge` reads nothing
-    else). A noisy sample that touches what another touched, in the same order, is ruled
-    without its events built or judged again; each ruling is kept with the frame after it
-    (:func:`~kinghill.envs.rules.ruled_frame`)."""
+    shot: its cue ball and call, and the event log's kinds and balls in order, not the times,
+    nor where the balls stopped, nor how the cue struck (:func:`~kinghill.envs.rules.judge`
+    reads nothing else). A noisy sample that touches what another touched, in the same order,
+    is ruled without its events built or judged again, whichever shot of the same ball and
+    call played it (the search's variants of one pot share their rulings); each ruling is kept
+    with the frame after it (:func:`~kinghill.envs.rules.ruled_frame`)."""
 
     def __init__(self, frame: Frame) -> None:
         self.frame = frame
-        self._found: dict[tuple[int, bytes], tuple[ShotAction, Ruling, Frame]] = {}
+        self._found: dict[tuple[int, int, bytes], tuple[Call | None, Ruling, Frame]] = {}
 
     def rule(self, actions: Sequence[ShotAction], batch: ShotBatch) -> list[tuple[Ruling, Frame]]:
         """The ruling on each of ``batch``'s shots, played as ``actions[k]``, and the frame
         after it."""
         out = []
         for k, (action, log) in enumerate(zip(actions, batch.log_keys(), strict=True)):
-            key = (id(action), log)  # the action kept with its ruling: its id is not reused
+            call = action.call
+            key = (action.shot.cue_ball, id(call), log)  # the call kept: its id is not reused
             found = self._found.get(key)
             if found is None:
                 events = batch.untimed_events(k)  # the times unread
-                ruling = judge(self.frame, action.shot.cue_ball, action.call, events)
-                found = self._found[key] = (action, ruling, ruled_frame(self.frame, ruling))
+                ruling = judge(self.frame, action.shot.cue_ball, call, events)
+                found = self._found[key] = (call, ruling, ruled_frame(self.frame, ruling))
             out.append((found[1], found[2]))
         return out
 
