@@ -3,13 +3,13 @@ item 3).
 
 Each run is a fresh process of one interpreter (``--base-python``: one whose ``kinghill`` is the
 base checkout, e.g. main's; ``--new-python``: this one's) that plays the search at its default
-budget (or the searching agent ``--agent``, e.g. ``expert-refine``), seeded, on the first ``--positions`` of the search fixture's positions
-(``tests/search_fixture.py``: the menu fixture's shot decisions and 10.4 choices) and reports
-the wall and CPU seconds a decision, and of them the wall and CPU seconds in the inner loop
-(``SearchAgent._halve``: sample, simulate, judge, score; the rest is the candidates and their
-aim's calibration), and a digest of the chosen actions. Runs go base, new, new, base, ``--rounds``
-times over, so that a change of load weighs on both alike; the ratios are base / new (above 1:
-new is faster), and the digests must agree (the same decisions).
+budget (or the searching agent ``--agent``, e.g. ``expert-refine``), seeded, on the first
+``--positions`` of the search fixture's positions (``tests/search_fixture.py``: the menu fixture's
+shot decisions and 10.4 choices) and reports the wall and CPU seconds a decision, and of them the
+wall and CPU seconds in the inner loop (``SearchAgent._halve``: sample, simulate, judge, score; the
+rest is the candidates and their aim's calibration), and a digest of the chosen actions. Runs go
+base, new, new, base, ``--rounds`` times over, so that a change of load weighs on both alike; the
+ratios are base / new (above 1: new is faster), and the digests must agree (the same decisions).
 
     python3 benchmarks/search/search_speed.py \\
         --base-python /work/wt/base8292/.venv/bin/python3 --new-python .venv/bin/python3 \\
