@@ -4,7 +4,8 @@ search from it, for the player or against them as the next shooter is the player
 opponent; a finished frame or a 10.4 choice by the hand-made score; the agent plays a legal
 decision. The value-target prior (q_selfplay.py): every candidate valued, the best played, and
 the fit ranks shots as their means do. The widened refinement (``refine``): at its defaults it
-is ``expert-refine``; its grids and its halving do what their names say."""
+is ``expert-refine``; its grids and its halving do what their names say. The phase leaf
+(``PhaseLeaf``): the hand-made score, a chance at the colour alone weighed as asked."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from kinghill.agents.prior import N_FEATURES, PriorNet, PriorSearchAgent
 from kinghill.agents.search import POT, REFINE_GRID, Arm, candidates, position_value
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
+from kinghill.physics import COLOURED, TableSpec, TableState
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "docs" / "training" / "position"
 SMALL = {"budget": 4, "arms": 2, "inner_budget": 6, "inner_arms": 2}
@@ -205,3 +207,27 @@ def test_the_widened_refinement_halves_the_chosen_pots_strokes(variants: ModuleT
     assert [len(r) for r in rounds[-3:]] == [9, 4, 2]
     assert action in [arm.action for arm in rounds[-3]]
     assert set(map(id, rounds[-1])) <= set(map(id, rounds[-2])) <= set(map(id, rounds[-3]))
+
+
+def test_the_phase_leaf_weighs_a_chance_at_the_colour_alone(variants: ModuleType) -> None:
+    """``PhaseLeaf(colour)``: at the hand-made weight it is ``position_value`` on every leaf, a
+    finished frame included; at ``colour`` the chance of a next shooter who needs only the
+    coloured ball counts ``colour`` times, a shooter who needs whites keeps the hand-made
+    weight."""
+    from kinghill.agents import search
+
+    frame, state = midframe()  # player 1 to shoot, needing whites
+    on_colour = replace(frame, credited=((2,), (3, 4, 5)))  # player 1 needs only the colour
+    cleared = TableState.of(TableSpec(), {COLOURED: (3.2, 1.5), 1: (2.6, 1.2)})
+    won = replace(frame, result=FrameResult(0, EndReason.COLOUR_POTTED))
+    leaves = [(frame, state), (on_colour, cleared), (won, state)]
+    chance = search._best_chance(cleared, on_colour, 1)
+    assert on_colour.whites_needed(1) == 0 and chance > 0
+    for me in (0, 1):
+        hand_made = search.position_values(leaves, me)
+        assert variants.PhaseLeaf(search.POSITION_VALUE).many(leaves, me) == hand_made
+        weighed = variants.PhaseLeaf(1.0).many(leaves, me)
+        assert weighed[0] == hand_made[0] and weighed[2] == hand_made[2] == (1 if me == 0 else -1)
+        full = search._standing(on_colour, me, 1, chance / search.POSITION_VALUE)
+        assert weighed[1] == pytest.approx(full) and weighed[1] != pytest.approx(hand_made[1])
+    assert isinstance(variants.refine(0, colour=1.0).leaf, variants.PhaseLeaf)

@@ -12,21 +12,27 @@ the prior-guided search (``expert``) with the position net at its leaves; ``two_
 guided search whose leaves are scored by a second guided search (two levels of planning);
 ``stakes`` the guided search with more simulations where a player needs only the colour;
 ``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
-among the variants, more pots, more steps).
+among the variants, more pots, more steps); ``refine_phase`` ``expert-refine`` with ``phase``'s
+leaf (``PhaseLeaf``, batched).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 import kinghill.agents.search as search
+from kinghill.agents import make_agent
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.prior import PriorNet, PriorSearchAgent
 from kinghill.envs import Action, FrameView, ShotAction
+from kinghill.envs.planning.candidates import best_chances
 from kinghill.envs.rules import Decision, Frame
-from kinghill.physics import TableState
+from kinghill.physics import N_BALLS, TableState
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -318,11 +324,51 @@ def refine(
     top: int = 1,
     steps: int = 1,
     halve: bool = False,
+    colour: float = 0.0,
 ) -> search.SearchAgent:
-    """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s); the
-    defaults decide as ``expert-refine`` does (9 arms x 12 samples = 108)."""
+    """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s), and
+    with ``colour`` > 0 :class:`PhaseLeaf` at its leaves; the defaults decide as
+    ``expert-refine`` does (9 arms x 12 samples = 108)."""
     flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
-    return RefineSearchAgent(
+    agent = RefineSearchAgent(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
         int(steps), flag,
     )  # fmt: skip
+    if float(colour) > 0:
+        agent.leaf = PhaseLeaf(float(colour))
+    return agent
+
+
+class PhaseLeaf:
+    """The hand-made leaf with the next shooter's pot chance weighed by ``colour`` instead of
+    ``search.POSITION_VALUE`` where that player needs only the coloured ball (:func:`phase`'s
+    leaf), many leaves scored in one compiled call as :func:`search.position_values` does."""
+
+    def __init__(self, colour: float) -> None:
+        self.scale = colour / search.POSITION_VALUE
+
+    def __call__(self, frame: Frame, state: TableState, me: int) -> float:
+        return self.many([(frame, state)], me)[0]
+
+    def many(self, positions: Sequence[tuple[Frame, TableState]], me: int) -> list[float]:
+        live = [(frame, state) for frame, state in positions if frame.result is None]
+        on = np.array([state.on_table for _, state in live], dtype=bool).reshape(-1, N_BALLS)
+        cues = on & search._WHITE
+        needs = np.array([frame.whites_needed(frame.to_move) > 0 for frame, _ in live], bool)
+        targets = np.where(needs[:, None], cues, on & search._COLOURED)
+        found = best_chances([state for _, state in live], cues, targets)
+        chances = iter(np.where(needs, found, found * self.scale).tolist())
+        return [
+            search._result_value(frame.result, me)
+            if frame.result is not None
+            else search._standing(frame, me, frame.to_move, next(chances))
+            for frame, _ in positions
+        ]
+
+
+def refine_phase(seed: int | None = None, colour: float = 1.0) -> search.SearchAgent:
+    """``expert-refine`` with :class:`PhaseLeaf` (``colour``) at its leaves."""
+    agent = make_agent("expert-refine", seed)
+    assert isinstance(agent, search.SearchAgent)
+    agent.leaf = PhaseLeaf(float(colour))
+    return agent
