@@ -1,5 +1,6 @@
 """Where a search decision's time goes: cProfile over the search at its default budget on the
-first ``--positions`` positions of the search fixture (``tests/search_fixture.py``), each named
+first ``--positions`` positions of the search fixture (``tests/search_fixture.py``; another
+searching agent with ``--agent SPEC``), each named
 part's cumulative seconds as a share of the decisions' (cProfile weighs Python calls more than
 compiled ones, so the shares of the physics' and the planner's kernels are lower bounds).
 
@@ -50,24 +51,32 @@ PARTS = {
     ),
     "    play_departures (physics, the compiled loop)": ("/physics/", "play_departures"),
     "candidates": ("agents/search.py", "candidates"),
+    "refinement of the chosen pot (SearchAgent._refined)": ("agents/search.py", "_refined"),
+    "pot chances of the leaves (the compiled best_chances)": (
+        "envs/planning/pot_kernel.py",
+        "best_chances",
+    ),
 }
 """Each reported part: (a part of its module's path, its function name); the physics' batch by
 package alone, as issue 37 moves its modules. Parts renamed since the base keep their old
 names beside the new ones (a tree reads 0 for the names it lacks)."""
 
 
-def profile(positions: int) -> dict[str, Any]:
+def profile(positions: int, spec: str = "search") -> dict[str, Any]:
+    """The shares of the agent ``spec`` (a searching agent) on the fixture's positions."""
     sys.path.insert(0, str(TESTS))
     from search_fixture import positions as fixture_positions
 
-    from kinghill.agents.search import SearchAgent
+    from kinghill.agents import make_agent
 
     found = fixture_positions()[:positions]
-    SearchAgent(0).act(found[0][1])  # kernels loaded first
+    agent = make_agent(spec, 0)
+    agent.act(found[0][1])  # kernels and nets loaded first
     profiler = cProfile.Profile()
     profiler.enable()
     for seed, view in found:
-        SearchAgent(seed).act(view)
+        agent.reset(seed)
+        agent.act(view)
     profiler.disable()
     stats: Any = pstats.Stats(profiler).stats  # {(file, line, name): (cc, nc, tt, ct, callers)}
     seconds = {
@@ -80,6 +89,7 @@ def profile(positions: int) -> dict[str, Any]:
     }
     total = seconds["decision"]
     return {
+        "agent": spec,
         "positions": len(found),
         "ms_per_decision_under_cprofile": 1000 * total / len(found),
         "share_of_decision": {part: round(s / total, 3) for part, s in seconds.items()},
@@ -89,9 +99,10 @@ def profile(positions: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=120)
+    parser.add_argument("--agent", default="search", help="the searching agent's spec")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    text = json.dumps(profile(args.positions), indent=2)
+    text = json.dumps(profile(args.positions, args.agent), indent=2)
     print(text)
     if args.out is not None:
         args.out.write_text(text + "\n")
