@@ -233,6 +233,7 @@ class RefineSearchAgent(PriorSearchAgent):
         steps: int,
         halve: bool,
     ) -> None:
+        # refine=1 only turns the search's refinement step on; _refined below spends refine_budget
         super().__init__(net, seed, budget, arms, halving="gumbel", refine=1, common_noise=True)
         self.grid = GRIDS[grid]
         self.refine_budget, self.top, self.steps, self.halve = refine_budget, top, steps, halve
