@@ -282,8 +282,8 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "expert-gumbel",
         "kinghill.agents.prior:prior_search",
         "the search guided by a prior distilled from search?budget=1920, the Gumbel halving over "
-        "its 16 best shots at 180 simulations, at about search's time: 0.54 [0.52, 0.56] against "
-        "it over 2,000 frames, 0.49 [0.44, 0.54] on the strength table's 400",
+        "its 16 best shots at 180 simulations, at 1.08 times search's time: 0.54 [0.52, 0.56] "
+        "against it over 2,000 frames, 0.49 [0.44, 0.54] on the strength table's 400",
         Argument.NET,
         _EXPERT,
         model="expert-gumbel.npz",
@@ -293,8 +293,8 @@ BUILT_INS: tuple[BuiltIn, ...] = (
         "expert-refine",
         "kinghill.agents.prior:prior_search",
         "expert-gumbel's prior and halving at 60 simulations, every arm of a round under the same "
-        "noise, then the chosen pot and 8 variants of its speed and spin 12 times each: at "
-        "search's time, 0.56 [0.54, 0.58] against it over 2,000 frames",
+        "noise, then the chosen pot and 8 variants of its speed and spin 12 times each: at 1.09 "
+        "times search's time, 0.56 [0.54, 0.58] against it over 2,000 frames",
         Argument.NET,
         _EXPERT,
         model="expert-gumbel.npz",

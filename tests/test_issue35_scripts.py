@@ -10,6 +10,8 @@ is ``expert-refine``; its grids and its halving do what their names say. The pha
 from __future__ import annotations
 
 import importlib.util
+import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -30,10 +32,12 @@ SMALL = {"budget": 4, "arms": 2, "inner_budget": 6, "inner_arms": 2}
 
 
 def script(name: str) -> ModuleType:
-    """The script ``name``.py of docs/training/position/, imported."""
+    """The script ``name``.py of docs/training/position/, imported under its name (so that its
+    dataclasses and the functions it hands to worker processes resolve)."""
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -231,3 +235,51 @@ def test_the_phase_leaf_weighs_a_chance_at_the_colour_alone(variants: ModuleType
         full = search._standing(on_colour, me, 1, chance / search.POSITION_VALUE)
         assert weighed[1] == pytest.approx(full) and weighed[1] != pytest.approx(hand_made[1])
     assert isinstance(variants.refine(0, colour=1.0).leaf, variants.PhaseLeaf)
+
+
+@pytest.fixture(scope="module")
+def decision_quality() -> ModuleType:
+    return script("decision_quality")
+
+
+def test_the_quicker_measure_ranks_a_search_above_random_shots(
+    decision_quality: ModuleType,
+) -> None:
+    """``decision_quality.py`` (docs/training.md, "A quicker measure of a shot choice"): an agent
+    against itself gains exactly nothing and chooses the same shots; random shots are worth less
+    than the search's on the same positions; the figures do not depend on the processes."""
+    specs = ["search?budget=16", "search?budget=16", "random"]
+    one = decision_quality.measure(specs, frames=1, samples=20, jobs=1)
+    two = decision_quality.measure(specs, frames=2, samples=20, jobs=2)
+    assert one[1].gain == 0.0 and one[1].same == 1.0
+    assert one[2].gain < 0 and two[2].gain < 0
+    assert one[0].value == pytest.approx(
+        decision_quality.measure(specs[:1], frames=1, samples=20, jobs=1)[0].value
+    )
+    alone = decision_quality.measure(specs, frames=2, samples=20, jobs=1)
+    assert [q.value for q in alone] == [q.value for q in two]
+
+
+def test_a_shot_is_valued_on_the_same_deviations_whatever_else_is_valued(
+    decision_quality: ModuleType,
+) -> None:
+    """Each shot's value is its mean over the same deviations of the cue: one shot valued alone
+    or beside another gets the same number, and a shot repeated is valued once."""
+    view = _pot_view()
+    pot, safety = (ShotAction(c.action.shot, c.action.call) for c in candidates(view)[:2])
+    both = decision_quality.shot_values(view, [pot, safety, pot], 30, 5)
+    assert both[0] == both[2]
+    assert decision_quality.shot_values(view, [pot], 30, 5) == [both[0]]
+    assert decision_quality.shot_values(view, [safety], 30, 5) == [both[1]]
+
+
+def test_a_gain_is_set_beside_its_agents_tournament_score(decision_quality: ModuleType) -> None:
+    """``--compare`` reads an agent's score against ``search`` and the two times a decision from
+    the tournament report it is mapped to; agents with no report are left out."""
+    record = {"agents": [{"spec": "side", "gain": 0.01}, {"spec": "unplayed", "gain": 0.02}]}
+    (row,) = decision_quality.compare(record, {"side": "r2-side-2000"})
+    played = json.loads((decision_quality.REPORTS / "r2-side-2000.json").read_text())["agents"]
+    side = played["variants:refine?grid=side&refine_budget=120"]
+    assert row["score"] == side["score"]["estimate"] == 0.5545
+    assert row["time"] == side["seconds_per_decision"] / played["search"]["seconds_per_decision"]
+    assert row["gain"] == 0.01 and row["report"] == "r2-side-2000"

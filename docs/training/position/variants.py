@@ -330,6 +330,8 @@ def refine(
     """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s), and
     with ``colour`` > 0 :class:`PhaseLeaf` at its leaves; the defaults decide as
     ``expert-refine`` does (9 arms x 12 samples = 108)."""
+    if int(steps) < 1:
+        raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
     flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
     agent = RefineSearchAgent(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
