@@ -108,7 +108,8 @@ def _measured(frames: range, specs: Sequence[str], samples: int) -> tuple[np.nda
             seed = frame * 1000 + k
             chosen = []
             for agent, spec in zip(agents, specs, strict=True):
-                agent.reset(seed)
+                if hasattr(agent, "reset"):  # seeded agents; a net alone has nothing to seed
+                    agent.reset(seed)
                 start = time.process_time()
                 action = agent.act(shot.view)
                 seconds[len(chosen)] += time.process_time() - start
