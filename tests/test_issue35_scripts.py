@@ -247,12 +247,14 @@ def test_the_quicker_measure_ranks_a_search_above_random_shots(
 ) -> None:
     """``decision_quality.py`` (docs/training.md, "A quicker measure of a shot choice"): an agent
     against itself gains exactly nothing and chooses the same shots; random shots are worth less
-    than the search's on the same positions; the figures do not depend on the processes."""
-    specs = ["search?budget=16", "search?budget=16", "random"]
+    than the search's on the same positions, and a net alone (nothing to seed) chooses better
+    than they do; the figures do not depend on the processes."""
+    specs = ["search?budget=16", "search?budget=16", "random", "expert-policy"]
     one = decision_quality.measure(specs, frames=1, samples=20, jobs=1)
     two = decision_quality.measure(specs, frames=2, samples=20, jobs=2)
     assert one[1].gain == 0.0 and one[1].same == 1.0
     assert one[2].gain < 0 and two[2].gain < 0
+    assert one[3].value > one[2].value and two[3].value > two[2].value
     assert one[0].value == pytest.approx(
         decision_quality.measure(specs[:1], frames=1, samples=20, jobs=1)[0].value
     )
