@@ -1,7 +1,7 @@
-"""How good each agent's shot choices are, in minutes instead of a tournament's hours: every
-agent decides on the same shot positions (those of ``expert-refine`` playing itself, noise on),
-and each chosen shot is scored by ``--samples`` noisy outcomes, the same deviations of the cue
-for every agent's shot on a position, each outcome valued by the hand-made
+"""How good each agent's shot choices are, a dozen agents in the time of one 2,000-frame
+tournament: every agent decides on the same shot positions (those of ``expert-refine`` playing
+itself, noise on), and each chosen shot is scored by ``--samples`` noisy outcomes, the same
+deviations of the cue for every agent's shot on a position, each outcome valued by the hand-made
 :func:`~kinghill.agents.search.position_value`. An agent's *gain* is its mean value less the
 first agent's, with the standard error of the paired differences; its CPU time a decision is
 measured on the same positions.
@@ -10,7 +10,7 @@ measured on the same positions.
         --out docs/training/position/decision-quality.json SPEC [SPEC ...]
 
 The gain ranks agents as 2,000-frame tournaments against ``search`` do (docs/training.md,
-"A quicker measure of a shot choice"), at a fraction of the cost and a tenth of the noise. It
+"A quicker measure of a shot choice"), with under half their noise on the score's scale. It
 scores choices under the searches' own model of the table and of a position, so it cannot
 judge a new leaf value or a new noise model: those need tournaments.
 """
@@ -54,6 +54,7 @@ CALIBRATION = {
     "variants:refine?grid=aim&refine_budget=120": "r2-aim-2000",
     "variants:refine?halve=true&budget=120&refine_budget=60": "r2-halve-b120-2000",
     "variants:refine?halve=true&budget=90&refine_budget=80": "r2-halve-b90-2000",
+    "expert-refine?arms=12&budget=90&refine=10": "expert-refine-a12-b90-r10-2000",
 }
 """The agents measured here that also played ``search`` over the same 2,000 frames (seed 2000;
 ``distilled-1920.npz`` is the bytes of ``expert-gumbel``'s net), by their reports' ids."""
@@ -197,6 +198,9 @@ def main() -> None:
                 f"{row['spec']:56s} gain {row['gain']:+.4f}  score {row['score']:.3f}  "
                 f"time {row['time']:.2f}x  ({row['report']})"
             )
+        if len(rows) < 3:
+            print(f"{len(rows)} agents with reports: too few for a correlation")
+            return
         gains, scores = (np.array([row[k] for row in rows]) for k in ("gain", "score"))
         slope, intercept = np.polyfit(gains, scores, 1)
         r = float(np.corrcoef(gains, scores)[0, 1])
