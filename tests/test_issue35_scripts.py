@@ -266,13 +266,13 @@ def test_a_shot_is_valued_on_the_same_deviations_whatever_else_is_valued(
     decision_quality: ModuleType,
 ) -> None:
     """Each shot's value is its mean over the same deviations of the cue: one shot valued alone
-    or beside another gets the same number, and a shot repeated is valued once."""
+    or beside another gets the same number, a shot repeated gets it again, and two shots differ."""
     view = _pot_view()
-    pot, safety = (ShotAction(c.action.shot, c.action.call) for c in candidates(view)[:2])
-    both = decision_quality.shot_values(view, [pot, safety, pot], 30, 5)
-    assert both[0] == both[2]
-    assert decision_quality.shot_values(view, [pot], 30, 5) == [both[0]]
-    assert decision_quality.shot_values(view, [safety], 30, 5) == [both[1]]
+    first, second = (ShotAction(c.action.shot, c.action.call) for c in candidates(view)[:2])
+    both = decision_quality.shot_values(view, [first, second, first], 30, 5)
+    assert both[0] == both[2] and both[0] != both[1]
+    assert decision_quality.shot_values(view, [first], 30, 5) == [both[0]]
+    assert decision_quality.shot_values(view, [second], 30, 5) == [both[1]]
 
 
 def test_a_gain_is_set_beside_its_agents_tournament_score(decision_quality: ModuleType) -> None:
