@@ -101,6 +101,7 @@ declare -A agent=(
   [expert-refine-r24-2000]="expert-refine?refine=24"
   [expert-refine-b240-2000]="expert-refine?budget=240"
   [expert-refine-a12-b90-r10-2000]="expert-refine?arms=12&budget=90&refine=10"
+  [expert-refine-a12-b90-r10]="expert-refine?arms=12&budget=90&refine=10"
   [expert-gumbel-5x]="expert-gumbel"
   [expert-gumbel-5x-2000]="expert-gumbel"
   [expert-gumbel-variable]="expert-gumbel"
