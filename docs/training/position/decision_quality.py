@@ -108,12 +108,12 @@ def _measured(frames: range, specs: Sequence[str], samples: int) -> tuple[np.nda
         for k, shot in enumerate(self_play_shots(1, frame, POSITIONS_OF)):
             seed = frame * 1000 + k
             chosen = []
-            for agent, spec in zip(agents, specs, strict=True):
+            for j, (agent, spec) in enumerate(zip(agents, specs, strict=True)):
                 if hasattr(agent, "reset"):  # seeded agents; a net alone has nothing to seed
                     agent.reset(seed)
                 start = time.process_time()
                 action = agent.act(shot.view)
-                seconds[len(chosen)] += time.process_time() - start
+                seconds[j] += time.process_time() - start
                 if not isinstance(action, ShotAction):
                     raise TypeError(f"{spec}: a shot decision answered with {action!r}")
                 chosen.append(action)
