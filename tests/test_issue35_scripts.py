@@ -285,3 +285,31 @@ def test_a_gain_is_set_beside_its_agents_tournament_score(decision_quality: Modu
     assert row["score"] == side["score"]["estimate"] == 0.5545
     assert row["time"] == side["seconds_per_decision"] / played["search"]["seconds_per_decision"]
     assert row["gain"] == 0.01 and row["report"] == "r2-side-2000"
+
+
+def test_where_the_raw_net_loses_is_measured_on_every_candidate(
+    decision_quality: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``raw_net_loss.py`` (docs/training.md, "Where the raw net loses"): the search's column is
+    its choice valued as the quicker measure values it; chosen on the outcomes that value them,
+    the best candidate would be worth at least any rule's choice and the best stroke of the
+    net's shot at least the net's own, so they are chosen on other outcomes, which takes the
+    luck of the maximum away; the record pairs each rule with the search."""
+    raw_net_loss = script("raw_net_loss")
+    net = str(data_path("expert-gumbel.npz"))
+    frames = range(decision_quality.FIRST, decision_quality.FIRST + 2)
+    table = raw_net_loss.choices(frames, net, 20)
+    search, raw, stroke, exact, *mixed, best, same = table.T
+    assert len(table) > 3 and set(same) <= {0.0, 1.0}
+    assert len(mixed) == len(raw_net_loss.WEIGHTS)
+    quality = decision_quality.measure(["search"], frames=2, samples=20)[0]
+    assert search.mean() == pytest.approx(quality.value)
+    monkeypatch.setattr(raw_net_loss, "CHOOSING", 0)
+    lucky = raw_net_loss.choices(frames, net, 20)
+    assert np.all(lucky[:, -2] >= lucky[:, :-2].max(axis=1)) and np.all(lucky[:, 2] >= raw)
+    assert lucky[:, -2].mean() > best.mean() and np.array_equal(lucky[:, :2], table[:, :2])
+    monkeypatch.undo()
+    record = raw_net_loss.measure(2, net, samples=20)
+    assert [r["rule"] for r in record["rules"]][:2] == ["search", "raw"]
+    assert record["rules"][0]["gain"] == 0.0 and record["positions"] == len(table)
+    assert record["rules"][1]["gain"] == pytest.approx(raw.mean() - search.mean())
