@@ -101,11 +101,11 @@ class NoiseModel:
         """Shots as rows ``(phi, speed, a, b)``, as executed with the given standard-normal
         ``deviations`` (one row ``(phi, speed, a, b)`` a shot): :meth:`perturb_many` with its
         draws given, so that several shots can meet the same luck (common random numbers)."""
-        d = deviations
-        phi = shots[:, 0] + d[:, 0] * self.sigma_phi
-        speed = np.minimum(np.maximum(shots[:, 1] + d[:, 1] * self.sigma_speed, 1e-3), MAX_SPEED)
-        a = shots[:, 2] + d[:, 2] * self.sigma_a / radius
-        b = shots[:, 3] + d[:, 3] * self.sigma_b / radius
+        phi = shots[:, 0] + deviations[:, 0] * self.sigma_phi
+        speed = shots[:, 1] + deviations[:, 1] * self.sigma_speed
+        speed = np.minimum(np.maximum(speed, 1e-3), MAX_SPEED)
+        a = shots[:, 2] + deviations[:, 2] * self.sigma_a / radius
+        b = shots[:, 3] + deviations[:, 3] * self.sigma_b / radius
         for k in np.flatnonzero(a * a + b * b > 0.9 * MISCUE_LIMIT**2).tolist():
             a[k], b[k] = _within_miscue(a[k], b[k])  # math.hypot's rounding, as perturb's
         return np.stack([phi, speed, a, b], axis=1)
