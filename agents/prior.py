@@ -244,12 +244,17 @@ class PriorSearchAgent(SearchAgent):
         self._kept_logits = []
         truncated = bool(self.arms) and len(found) > self.arms
         if found and (truncated or self.gumbel):
-            logits = self.net.logits(arm_features(view, found))
+            logits = self._logits(view, found)
             if truncated:
                 kept = sorted(np.argsort(-logits, kind="stable")[: self.arms].tolist())
             self._kept_logits = [float(logits[k]) for k in kept]
         self.last_kept = kept
         return self.prepared_all(view.state, [found[k] for k in kept])
+
+    def _logits(self, view: FrameView, found: list[Candidate]) -> np.ndarray:
+        """The prior's logit of each of ``found`` (a research variant may add to them:
+        docs/training/position/stroke_net.py)."""
+        return self.net.logits(arm_features(view, found))
 
     def _arms(self, view: FrameView) -> list[Arm]:
         arms = super()._arms(view)
@@ -329,8 +334,12 @@ class PriorPolicyAgent:
         found = candidates(view, self.search.shots)
         if not found:
             return fallback_action(view)
-        best = int(np.argmax(self.net.logits(arm_features(view, found))))
-        return self.search.prepared(view.state, found[best])
+        return self.search.prepared(view.state, found[self.choose(view, found)])
+
+    def choose(self, view: FrameView, found: list[Candidate]) -> int:
+        """Which of ``found`` (the candidates at ``view``) to play: the one the net rates best
+        (a research variant may choose otherwise: docs/training/position/stroke_net.py)."""
+        return int(np.argmax(self.net.logits(arm_features(view, found))))
 
 
 def _net_break(net: PriorNet, learnt: LearnedBreak | None) -> LearnedBreak | None:

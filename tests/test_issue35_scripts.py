@@ -21,7 +21,13 @@ import pytest
 from frame_support import midframe
 
 from kinghill.agents.builtins import data_path
-from kinghill.agents.prior import N_FEATURES, PriorNet, PriorSearchAgent
+from kinghill.agents.prior import (
+    N_FEATURES,
+    PriorNet,
+    PriorPolicyAgent,
+    PriorSearchAgent,
+    arm_features,
+)
 from kinghill.agents.search import POT, REFINE_GRID, Arm, candidates, position_value
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
@@ -313,3 +319,91 @@ def test_where_the_raw_net_loses_is_measured_on_every_candidate(
     assert [r["rule"] for r in record["rules"]][:2] == ["search", "raw"]
     assert record["rules"][0]["gain"] == 0.0 and record["positions"] == len(table)
     assert record["rules"][1]["gain"] == pytest.approx(raw.mean() - search.mean())
+
+
+@pytest.fixture(scope="module")
+def stroke_net(decision_quality: ModuleType) -> ModuleType:
+    return script("stroke_net")
+
+
+def test_a_stroke_seen_in_a_mirror_has_the_same_features(stroke_net: ModuleType) -> None:
+    """The stroke net's input turns the table so that the cue ball lies in its first quarter:
+    a position and stroke mirrored about either centre line (the aim, the pot's heading and the
+    side spin mirrored with it) read the same; the other balls come nearest the object ball
+    first, and a ball off the table is read as absent."""
+    spec = TableSpec()
+    rng = np.random.default_rng(3)
+    places = np.column_stack([rng.uniform(0.1, 1.6, 8), rng.uniform(0.1, 0.8, 8)])
+    places[5] = np.nan  # potted
+    arms = rng.uniform(size=(1, N_FEATURES))
+    shot = np.array([[1, 2, 0.7, 3.0, 0.1, -0.2, 0.4]])
+    mirrors = [
+        (np.column_stack([places[:, 0], spec.width - places[:, 1]]), lambda t: -t),
+        (np.column_stack([spec.length - places[:, 0], places[:, 1]]), lambda t: np.pi - t),
+    ]
+    plain = stroke_net.features(arms, places[None], shot)
+    for mirrored, turn in mirrors:
+        flipped = shot.copy()
+        flipped[0, 2], flipped[0, 6], flipped[0, 4] = (
+            turn(shot[0, 2]),
+            turn(shot[0, 6]),
+            -shot[0, 4],
+        )
+        assert np.allclose(stroke_net.features(arms, mirrored[None], flipped), plain, atol=1e-6)
+    others = plain[0, N_FEATURES + 11 :].reshape(-1, 4)
+    distances = np.linalg.norm(places[[0, 3, 4, 6, 7]] - places[2], axis=1)
+    assert np.allclose(
+        others[:5, 0] * spec.length, places[[0, 3, 4, 6, 7]][np.argsort(distances), 0]
+    )
+    assert others[:5, 2].all() and not others[5].any()  # the potted ball last, absent
+    assert others[:5, 3].sum() == 1  # the coloured ball (0) marked
+
+
+def test_the_stroke_net_is_fitted_to_which_stroke_of_a_pot_is_better(
+    stroke_net: ModuleType, tmp_path: Path
+) -> None:
+    """Collected strokes come six a pot with their values; the fitted net's values, centred on
+    each pot's strokes, sum to nothing a pot, survive a save and a load, and in ``stroke_prior``
+    move each pot's strokes' logits by its weight times those values, the prior's otherwise."""
+    data = stroke_net.collect(range(5000, 5003), 6)
+    assert len(data["x"]) % stroke_net.STROKES == 0 and len(data["x"]) == len(data["y"])
+    net, report = stroke_net.fit(data, hidden=(8,), epochs=2)
+    assert report["pots_fitted"] > 0 and report["pots_held_out"] > 0  # frame 5000 held out
+    net.save(tmp_path / "n.npz")
+    loaded = stroke_net.StrokeNet.load(tmp_path / "n.npz")
+    assert np.array_equal(loaded.values(data["x"]), net.values(data["x"]))
+    view = _pot_view()
+    found = candidates(view)
+    pots = [c for c in found if c.kind == POT]
+    centred = loaded.centred(view, pots)
+    for rank in {c.rank for c in pots}:
+        assert abs(sum(v for v, c in zip(centred, pots, strict=True) if c.rank == rank)) < 1e-5
+    agent = stroke_net.stroke_prior(0, str(tmp_path / "n.npz"))
+    moved = agent._logits(view, found) - agent.net.logits(arm_features(view, found))
+    at = [j for j, c in enumerate(found) if c.kind == POT]
+    assert np.allclose(moved[at], stroke_net.WEIGHT * centred, atol=1e-5)
+    assert not np.any(moved[[j for j in range(len(found)) if j not in at]])
+    assert isinstance(agent.act(view), ShotAction)
+    policy = stroke_net.stroke_policy(0, str(tmp_path / "n.npz"))
+    raw, chosen = PriorPolicyAgent.choose(policy, view, found), policy.choose(view, found)
+    assert found[raw].kind == POT and (found[chosen].kind, found[chosen].rank) == (
+        POT,
+        found[raw].rank,
+    )
+    assert centred[at.index(chosen)] == max(
+        c for c, j in zip(centred, at, strict=True) if found[j].rank == found[raw].rank
+    )
+    assert isinstance(policy.act(view), ShotAction)
+
+
+def test_the_stroke_nets_player_is_valued_as_the_raw_nets_loss_values_shots(
+    stroke_net: ModuleType, tmp_path: Path
+) -> None:
+    """``stroke_net.py evaluate`` pairs the search's choice and the raw net's with the stroke
+    net's player on the same values as ``raw_net_loss.py``: the first two columns are its."""
+    net, _ = stroke_net.fit(stroke_net.collect(range(5000, 5003), 6), hidden=(8,), epochs=1)
+    net.save(tmp_path / "n.npz")
+    frames = range(stroke_net.FIRST, stroke_net.FIRST + 2)
+    table = stroke_net._evaluated(frames, str(tmp_path / "n.npz"), 20)
+    losses = script("raw_net_loss").choices(frames, str(data_path("expert-gumbel.npz")), 20)
+    assert np.array_equal(table[:, :2], losses[:, :2])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -33,8 +33,8 @@ from decision_quality import FIRST, POSITIONS_OF, shot_values
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import PriorNet, arm_features
-from kinghill.agents.search import SearchAgent, candidates, position_values
-from kinghill.envs import FrameView
+from kinghill.agents.search import Candidate, SearchAgent, candidates, position_values
+from kinghill.envs import FrameView, ShotAction
 from kinghill.envs.game.loop import Rulings, noisy_outcomes
 from kinghill.experiments.training.frames import self_play_shots
 from kinghill.physics import NoiseModel
@@ -63,15 +63,13 @@ def exact_values(view: FrameView, agent: SearchAgent, found: Sequence) -> np.nda
     return np.array(position_values([(p.frame, p.state) for p in plays], view.player))
 
 
-def choices(frames: range, net_path: str, samples: int) -> np.ndarray:
-    """One row per shot decision of ``frames`` (a stepped range) with two candidates or more: the
-    value of each rule's choice (``search``, ``raw``, ``raw shot, best stroke``, ``raw shot,
-    exact stroke``, each weight of :data:`WEIGHTS`, ``best``), then whether the net chose the
-    shot (not the stroke) the search did. A position's seeds depend on its frame and its place
-    in it, as in the quicker measure."""
-    net = PriorNet.load(net_path)
-    agent = SearchAgent(seed=0)
-    rows = []
+def searched_positions(
+    frames: range, agent: SearchAgent
+) -> Iterator[tuple[FrameView, int, list[Candidate], list[ShotAction], int]]:
+    """The quicker measure's shot decisions of ``frames`` (a stepped range) with two candidates
+    or more: each view, its seed, its candidates of the narrow set and their actions as played
+    (the aim calibrated), and which of them ``agent`` (a plain search) plays there, seeded by
+    the position's seed (which depends on its frame and its place in it)."""
     for frame in frames:
         for k, shot in enumerate(self_play_shots(1, frame, POSITIONS_OF)):
             view, seed = shot.view, frame * 1000 + k
@@ -80,22 +78,33 @@ def choices(frames: range, net_path: str, samples: int) -> np.ndarray:
                 continue
             actions = agent.prepared_all(view.state, found)
             agent.reset(seed)
-            searched = actions.index(agent.act(view))  # the plain search plays a candidate
-            values = np.array(shot_values(view, actions, samples, seed))
-            choosing = np.array(shot_values(view, actions, samples, seed + CHOOSING))
-            logits = net.logits(arm_features(view, found))
-            raw = int(np.argmax(logits))
-            shots = [(c.kind, c.rank) for c in found]
-            strokes = [j for j, s in enumerate(shots) if s == shots[raw]]
-            exact = exact_values(view, agent, found)
-            best_stroke = strokes[int(np.argmax(choosing[strokes]))]
-            exact_stroke = strokes[int(np.argmax(exact[strokes]))]
-            mixed = [values[int(np.argmax(logits + w * exact))] for w in WEIGHTS]
-            best = int(np.argmax(choosing))
-            rows.append(
-                [values[searched], values[raw], values[best_stroke], values[exact_stroke]]
-                + [*mixed, values[best], float(shots[raw] == shots[searched])]
-            )
+            yield view, seed, found, actions, actions.index(agent.act(view))
+
+
+def choices(frames: range, net_path: str, samples: int) -> np.ndarray:
+    """One row per shot decision of ``frames`` (a stepped range) with two candidates or more: the
+    value of each rule's choice (``search``, ``raw``, ``raw shot, best stroke``, ``raw shot,
+    exact stroke``, each weight of :data:`WEIGHTS`, ``best``), then whether the net chose the
+    shot (not the stroke) the search did (:func:`searched_positions`)."""
+    net = PriorNet.load(net_path)
+    agent = SearchAgent(seed=0)
+    rows = []
+    for view, seed, found, actions, searched in searched_positions(frames, agent):
+        values = np.array(shot_values(view, actions, samples, seed))
+        choosing = np.array(shot_values(view, actions, samples, seed + CHOOSING))
+        logits = net.logits(arm_features(view, found))
+        raw = int(np.argmax(logits))
+        shots = [(c.kind, c.rank) for c in found]
+        strokes = [j for j, s in enumerate(shots) if s == shots[raw]]
+        exact = exact_values(view, agent, found)
+        best_stroke = strokes[int(np.argmax(choosing[strokes]))]
+        exact_stroke = strokes[int(np.argmax(exact[strokes]))]
+        mixed = [values[int(np.argmax(logits + w * exact))] for w in WEIGHTS]
+        best = int(np.argmax(choosing))
+        rows.append(
+            [values[searched], values[raw], values[best_stroke], values[exact_stroke]]
+            + [*mixed, values[best], float(shots[raw] == shots[searched])]
+        )
     return np.array(rows, dtype=float).reshape(-1, 6 + len(WEIGHTS))
 
 
