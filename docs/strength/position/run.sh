@@ -46,6 +46,7 @@ declare -A agent=(
   [wide-gumbel-b180-a16-2000]="expert:$net/distilled-wide.npz?budget=180&arms=16&halving=gumbel&candidates=wide"
   [wide-gumbel-b240-a24-2000]="expert:$net/distilled-wide.npz?budget=240&arms=24&halving=gumbel&candidates=wide"
   [distilled-1920-raw]="expert-policy:$net/distilled-1920.npz"
+  [distilled-1920-raw-2000]="expert-policy:$net/distilled-1920.npz"
   [two-level]="variants:two_level?budget=48"
   [two-level-b120]="variants:two_level?budget=120&arms=8&inner_budget=32&inner_arms=6"
   [two-level-fresh]="variants:two_level?budget=48&fresh=8"
@@ -103,6 +104,7 @@ declare -A agent=(
   [expert-refine-a12-b90-r10-2000]="expert-refine?arms=12&budget=90&refine=10"
   [expert-refine-a12-b90-r10]="expert-refine?arms=12&budget=90&refine=10"
   [stroke-policy]="stroke_net:stroke_policy"
+  [stroke-policy-2000]="stroke_net:stroke_policy"
   [stroke-prior-2000]="stroke_net:stroke_prior"
   [expert-gumbel-5x]="expert-gumbel"
   [expert-gumbel-5x-2000]="expert-gumbel"
@@ -111,7 +113,7 @@ declare -A agent=(
   [shipped-variable]="search-position"
 )
 two="--frames 2000 --seed 2000"
-declare -A extra=([stroke-prior-2000]=$two [expert-refine-r24-2000]=$two [expert-refine-a12-b90-r10-2000]=$two [expert-refine-b240-2000]=$two [expert-refine-b240-r24-2000]=$two [expert-refine-b480-r48-2000]=$two [r2-halve-b120-phase-2000]=$two [r2-halve-b90-2000]=$two [r2-halve-b120-2000]=$two [phase-refine-2000]=$two [phase-refine07-2000]=$two [r2-four-2000]=$two [r2-speed-2000]=$two [r2-side-2000]=$two [r2-aim-2000]=$two [r2-aim2-2000]=$two [expert-refine-arms8-2000]=$two [crn-refine12-b60-2000]=$two [refine8-b90-2000]=$two [crn-refine12-2000]=$two [distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
+declare -A extra=([distilled-1920-raw-2000]=$two [stroke-policy-2000]=$two [stroke-prior-2000]=$two [expert-refine-r24-2000]=$two [expert-refine-a12-b90-r10-2000]=$two [expert-refine-b240-2000]=$two [expert-refine-b240-r24-2000]=$two [expert-refine-b480-r48-2000]=$two [r2-halve-b120-phase-2000]=$two [r2-halve-b90-2000]=$two [r2-halve-b120-2000]=$two [phase-refine-2000]=$two [phase-refine07-2000]=$two [r2-four-2000]=$two [r2-speed-2000]=$two [r2-side-2000]=$two [r2-aim-2000]=$two [r2-aim2-2000]=$two [expert-refine-arms8-2000]=$two [crn-refine12-b60-2000]=$two [refine8-b90-2000]=$two [crn-refine12-2000]=$two [distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
   [expert-refine-5x]="--noise-scale 5" [expert-refine-variable]="--noise-scale variable" [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
 for id in "${@:-${!agent[@]}}"; do
