@@ -46,10 +46,9 @@ CHOOSING = 1_000_000
 candidate (a position's own seed is below it)."""
 
 
-def exact_values(view: FrameView, agent: SearchAgent, found: Sequence) -> np.ndarray:
-    """Each candidate of ``found``, its aim calibrated by ``agent``, played once without noise
-    from ``view``, the position it leaves valued for the player to move by the hand-made score."""
-    actions = agent.prepared_all(view.state, found)
+def exact_values(view: FrameView, actions: Sequence[ShotAction]) -> np.ndarray:
+    """Each of ``actions`` played once without noise (no deviation of the cue) from ``view``,
+    the position it leaves valued for the player to move by the hand-made score."""
     zero = np.zeros((len(actions), 4))
     plays = noisy_outcomes(
         view.frame,
@@ -96,7 +95,7 @@ def choices(frames: range, net_path: str, samples: int) -> np.ndarray:
         raw = int(np.argmax(logits))
         shots = [(c.kind, c.rank) for c in found]
         strokes = [j for j, s in enumerate(shots) if s == shots[raw]]
-        exact = exact_values(view, agent, found)
+        exact = exact_values(view, actions)
         best_stroke = strokes[int(np.argmax(choosing[strokes]))]
         exact_stroke = strokes[int(np.argmax(exact[strokes]))]
         mixed = [values[int(np.argmax(logits + w * exact))] for w in WEIGHTS]

@@ -62,7 +62,7 @@ HELD_OUT = 10
 SPEC = TableSpec()
 
 
-def shot_rows(view: FrameView, pots: Sequence[Candidate]) -> np.ndarray:
+def shot_rows(pots: Sequence[Candidate]) -> np.ndarray:
     """Each pot stroke's shot as a row: cue ball, object ball, aim, speed, side, tip height and
     the pot's heading."""
     return np.array(
@@ -130,7 +130,7 @@ def collect(frames: range, samples: int) -> dict[str, np.ndarray]:
             actions = agent.prepared_all(view.state, pots)
             values = shot_values(view, actions, samples, frame * 1000 + k + SEED_OFFSET)
             places = np.repeat(view.state.positions[None], len(pots), axis=0)
-            parts["x"].append(features(arm_features(view, pots), places, shot_rows(view, pots)))
+            parts["x"].append(features(arm_features(view, pots), places, shot_rows(pots)))
             parts["y"].append(np.array(values, np.float32))
             parts["frame"].append(np.full(len(pots), frame))
     return {key: np.concatenate(value) for key, value in parts.items()}
@@ -147,6 +147,7 @@ class StrokeNet:
     scale: np.ndarray
 
     def values(self, x: np.ndarray) -> np.ndarray:
+        """The value of each row of ``x`` (rows of :func:`features`)."""
         h = (x - self.mean) / self.scale
         for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             h = h @ w + b
@@ -157,7 +158,7 @@ class StrokeNet:
     def centred(self, view: FrameView, pots: Sequence[Candidate]) -> np.ndarray:
         """Each pot stroke's value less the mean of its pot's strokes."""
         places = np.repeat(view.state.positions[None], len(pots), axis=0)
-        x = features(arm_features(view, list(pots)), places, shot_rows(view, pots))
+        x = features(arm_features(view, list(pots)), places, shot_rows(pots))
         v = self.values(x)
         ranks = np.array([c.rank for c in pots])
         for rank in set(ranks.tolist()):
@@ -165,12 +166,14 @@ class StrokeNet:
         return v
 
     def save(self, path: str | Path) -> None:
+        """Write the layers and the standardisation to an ``.npz`` file."""
         layers = {f"w{k}": w for k, w in enumerate(self.weights)}
         layers |= {f"b{k}": b for k, b in enumerate(self.biases)}
         np.savez(path, mean=self.mean, scale=self.scale, **layers)
 
     @classmethod
     def load(cls, path: str | Path) -> StrokeNet:
+        """The net :meth:`save` wrote at ``path``."""
         with np.load(path) as f:
             n = sum(1 for key in f.files if key.startswith("w"))
             weights = tuple(f[f"w{k}"] for k in range(n))
@@ -183,7 +186,7 @@ def fit(
     """A :class:`StrokeNet` fitted to ``data`` (:func:`collect`'s), each pot's strokes
     centred; with the held-out frames' mean squared error, their centred variance, and the
     centred value of the stroke the net and the prior (``expert-gumbel``'s) would pick."""
-    import torch
+    import torch  # the fit alone needs it; the players and the collection run on numpy
 
     torch.manual_seed(seed)
     if len(data["x"]) % STROKES or np.any(np.diff(data["frame"].reshape(-1, STROKES), axis=1)):
@@ -275,7 +278,7 @@ class StrokePriorAgent(PriorSearchAgent):
         self.strokes = strokes
 
     def _logits(self, view: FrameView, found: list[Candidate]) -> np.ndarray:
-        logits = self.net.logits(arm_features(view, found))
+        logits = super()._logits(view, found)
         pots = [j for j, c in enumerate(found) if c.kind == POT]
         if pots:
             logits[pots] += WEIGHT * self.strokes.centred(view, [found[j] for j in pots])
@@ -324,7 +327,7 @@ def stroke_policy(
 
 
 def main(argv: list[str]) -> None:
-    command, *args = argv
+    command, *args = argv or ["help"]
     if command == "collect":
         first, last, samples, out = int(args[0]), int(args[1]), int(args[2]), args[3]
         with ProcessPoolExecutor(2) as pool:
