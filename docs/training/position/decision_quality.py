@@ -21,7 +21,7 @@ import argparse
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,7 +33,7 @@ from kinghill.agents import make_agent
 from kinghill.agents.search import position_values
 from kinghill.envs import FrameView, ShotAction
 from kinghill.envs.game.loop import Rulings, noisy_outcomes
-from kinghill.experiments.training.frames import self_play_shots
+from kinghill.experiments.training.frames import SelfPlayShot, self_play_shots
 from kinghill.physics import NoiseModel
 
 POSITIONS_OF = "expert-refine"
@@ -97,28 +97,35 @@ def shot_values(
     return [found[a] for a in actions]
 
 
+def positions(frames: range) -> Iterator[tuple[SelfPlayShot, int]]:
+    """The shot decisions of ``frames`` (seeds of :data:`POSITIONS_OF`'s self-play), each with
+    its position's seed, which depends on its frame and its place in it, never on the process
+    that plays it (the research scripts beside this one pair their figures by these seeds)."""
+    for frame in frames:
+        for k, shot in enumerate(self_play_shots(1, frame, POSITIONS_OF)):
+            yield shot, frame * 1000 + k
+
+
 def _measured(frames: range, specs: Sequence[str], samples: int) -> tuple[np.ndarray, np.ndarray]:
     """The shot positions of ``frames`` (a stepped range): each position's values of the agents'
     choices and whether each chose the first agent's shot (2 x positions x agents), and each
-    agent's CPU seconds in all. A position's seeds depend on its frame and its place in it."""
+    agent's CPU seconds in all (the positions and their seeds: :func:`positions`)."""
     agents = [make_agent(spec, seed=0) for spec in specs]
     seconds = np.zeros(len(specs))
     rows: list[list[float]] = []
-    for frame in frames:
-        for k, shot in enumerate(self_play_shots(1, frame, POSITIONS_OF)):
-            seed = frame * 1000 + k
-            chosen = []
-            for j, (agent, spec) in enumerate(zip(agents, specs, strict=True)):
-                if hasattr(agent, "reset"):  # seeded agents; a net alone has nothing to seed
-                    agent.reset(seed)
-                start = time.process_time()
-                action = agent.act(shot.view)
-                seconds[j] += time.process_time() - start
-                if not isinstance(action, ShotAction):
-                    raise TypeError(f"{spec}: a shot decision answered with {action!r}")
-                chosen.append(action)
-            values = shot_values(shot.view, chosen, samples, seed)
-            rows.append(values + [float(a == chosen[0]) for a in chosen])
+    for shot, seed in positions(frames):
+        chosen = []
+        for j, (agent, spec) in enumerate(zip(agents, specs, strict=True)):
+            if hasattr(agent, "reset"):  # seeded agents; a net alone has nothing to seed
+                agent.reset(seed)
+            start = time.process_time()
+            action = agent.act(shot.view)
+            seconds[j] += time.process_time() - start
+            if not isinstance(action, ShotAction):
+                raise TypeError(f"{spec}: a shot decision answered with {action!r}")
+            chosen.append(action)
+        values = shot_values(shot.view, chosen, samples, seed)
+        rows.append(values + [float(a == chosen[0]) for a in chosen])
     table = np.array(rows, dtype=float).reshape(-1, 2, len(specs))
     return table.transpose(1, 0, 2), seconds
 

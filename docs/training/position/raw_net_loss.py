@@ -27,16 +27,16 @@ import math
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from decision_quality import FIRST, POSITIONS_OF, shot_values
+from decision_quality import FIRST, positions, shot_values
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import PriorNet, arm_features
 from kinghill.agents.search import Candidate, SearchAgent, candidates, position_values
 from kinghill.envs import FrameView, ShotAction
 from kinghill.envs.game.loop import Rulings, noisy_outcomes
-from kinghill.experiments.training.frames import self_play_shots
 from kinghill.physics import NoiseModel
 
 WEIGHTS = (1.0, 3.0, 10.0)
@@ -68,16 +68,15 @@ def searched_positions(
     """The quicker measure's shot decisions of ``frames`` (a stepped range) with two candidates
     or more: each view, its seed, its candidates of the narrow set and their actions as played
     (the aim calibrated), and which of them ``agent`` (a plain search) plays there, seeded by
-    the position's seed (which depends on its frame and its place in it)."""
-    for frame in frames:
-        for k, shot in enumerate(self_play_shots(1, frame, POSITIONS_OF)):
-            view, seed = shot.view, frame * 1000 + k
-            found = candidates(view, agent.shots)
-            if len(found) < 2:
-                continue
-            actions = agent.prepared_all(view.state, found)
-            agent.reset(seed)
-            yield view, seed, found, actions, actions.index(agent.act(view))
+    the position's seed (:func:`~decision_quality.positions`)."""
+    for shot, seed in positions(frames):
+        view = shot.view
+        found = candidates(view, agent.shots)
+        if len(found) < 2:
+            continue
+        actions = agent.prepared_all(view.state, found)
+        agent.reset(seed)
+        yield view, seed, found, actions, actions.index(agent.act(view))
 
 
 def choices(frames: range, net_path: str, samples: int) -> np.ndarray:
@@ -116,6 +115,13 @@ def measure(frames: int, net_path: str, samples: int = 300, jobs: int = 1) -> di
         table = np.concatenate(list(pool.map(choices, shares, [net_path] * jobs, [samples] * jobs)))
     names = ["search", "raw", "raw shot, best stroke", "raw shot, exact stroke"]
     names += [*(f"raw + {w:g} x exact" for w in WEIGHTS), "best"]
+    same = float(table[:, -1].mean())
+    return {"positions": len(table), "same_shot_as_search": same, "rules": paired(table, names)}
+
+
+def paired(table: np.ndarray, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each rule of ``names`` (a column of ``table``, the search's first): its mean value, and
+    its gain over the search's choice on the same positions with that gain's standard error."""
     n = len(table)
     rules = []
     for k, name in enumerate(names):
@@ -129,7 +135,7 @@ def measure(frames: int, net_path: str, samples: int = 300, jobs: int = 1) -> di
                 "gain_se": se,
             }
         )
-    return {"positions": n, "same_shot_as_search": float(table[:, -1].mean()), "rules": rules}
+    return rules
 
 
 def main() -> None:

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from decision_quality import FIRST, POSITIONS_OF, shot_values
-from raw_net_loss import searched_positions
+from decision_quality import FIRST, positions, shot_values
+from raw_net_loss import paired, searched_positions
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import (
@@ -46,7 +46,6 @@ from kinghill.agents.prior import (
 )
 from kinghill.agents.search import NARROW, POT, Candidate, SearchAgent, candidates
 from kinghill.envs import FrameView
-from kinghill.experiments.training.frames import self_play_shots
 from kinghill.physics import COLOURED, MAX_SPEED, N_BALLS, TableSpec
 
 STROKES = len(NARROW.speeds) * len(NARROW.spins)
@@ -122,17 +121,16 @@ def collect(frames: range, samples: int) -> dict[str, np.ndarray]:
     its position's frame (for holding frames out)."""
     agent = SearchAgent(seed=0)
     parts: dict[str, list[np.ndarray]] = {"x": [], "y": [], "frame": []}
-    for frame in frames:
-        for k, shot in enumerate(self_play_shots(1, frame, POSITIONS_OF)):
-            view, pots = shot.view, pot_strokes(shot.view, agent)
-            if not pots:
-                continue
-            actions = agent.prepared_all(view.state, pots)
-            values = shot_values(view, actions, samples, frame * 1000 + k + SEED_OFFSET)
-            places = np.repeat(view.state.positions[None], len(pots), axis=0)
-            parts["x"].append(features(arm_features(view, pots), places, shot_rows(pots)))
-            parts["y"].append(np.array(values, np.float32))
-            parts["frame"].append(np.full(len(pots), frame))
+    for shot, seed in positions(frames):
+        view, pots = shot.view, pot_strokes(shot.view, agent)
+        if not pots:
+            continue
+        actions = agent.prepared_all(view.state, pots)
+        values = shot_values(view, actions, samples, seed + SEED_OFFSET)
+        places = np.repeat(view.state.positions[None], len(pots), axis=0)
+        parts["x"].append(features(arm_features(view, pots), places, shot_rows(pots)))
+        parts["y"].append(np.array(values, np.float32))
+        parts["frame"].append(np.full(len(pots), shot.frame))
     return {key: np.concatenate(value) for key, value in parts.items()}
 
 
@@ -261,12 +259,8 @@ def evaluate(net_path: str, frames: int, samples: int = 300, jobs: int = 2) -> d
     with ProcessPoolExecutor(jobs) as pool:
         parts = pool.map(_evaluated, shares, [net_path] * jobs, [samples] * jobs)
         table = np.concatenate(list(parts))
-    n = len(table)
-    rules = {}
-    for k, name in ((1, "raw"), (2, "raw shot, stroke net's stroke")):
-        diff = table[:, k] - table[:, 0]
-        rules[name] = {"gain": float(diff.mean()), "gain_se": float(diff.std(ddof=1) / n**0.5)}
-    return {"positions": n, "rules": rules}
+    rules = paired(table, ["search", "raw", "raw shot, stroke net's stroke"])
+    return {"positions": len(table), "rules": rules}
 
 
 class StrokePriorAgent(PriorSearchAgent):
@@ -328,6 +322,7 @@ def stroke_policy(
 
 def main(argv: list[str]) -> None:
     command, *args = argv or ["help"]
+    line = "python3 docs/training/position/stroke_net.py " + " ".join(argv)
     if command == "collect":
         first, last, samples, out = int(args[0]), int(args[1]), int(args[2]), args[3]
         with ProcessPoolExecutor(2) as pool:
@@ -339,14 +334,11 @@ def main(argv: list[str]) -> None:
             data = {key: f[key] for key in f.files}
         net, report = fit(data)
         net.save(args[1])
-        record = {"command": "python3 docs/training/position/stroke_net.py " + " ".join(argv)}
-        Path(args[1]).with_suffix(".fit.json").write_text(json.dumps(record | report, indent=1))
+        record = {"command": line} | report
+        Path(args[1]).with_suffix(".fit.json").write_text(json.dumps(record, indent=1))
         print(json.dumps(report, indent=1))
     elif command == "evaluate":
-        record = evaluate(args[0], int(args[1]))
-        record = {
-            "command": "python3 docs/training/position/stroke_net.py " + " ".join(argv)
-        } | record
+        record = {"command": line} | evaluate(args[0], int(args[1]))
         Path(args[2]).write_text(json.dumps(record, indent=1) + "\n")
         print(json.dumps(record["rules"], indent=1))
     else:
