@@ -4,7 +4,8 @@ search from it, for the player or against them as the next shooter is the player
 opponent; a finished frame or a 10.4 choice by the hand-made score; the agent plays a legal
 decision. The value-target prior (q_selfplay.py): every candidate valued, the best played, and
 the fit ranks shots as their means do. The widened refinement (``refine``): at its defaults it
-is ``expert-refine``; its grids and its halving do what their names say. The phase leaf
+is ``expert-refine``; its grids and its halving do what their names say, and a position net
+can score its leaves. The phase leaf
 (``PhaseLeaf``): the hand-made score, a chance at the colour alone weighed as asked."""
 
 from __future__ import annotations
@@ -169,6 +170,32 @@ def test_the_widened_refinement_at_its_defaults_decides_as_expert_refine(
         shipped.reset(seed)
         widened.reset(seed)
         assert shipped.act(view) == widened.act(view)
+
+
+def test_the_refinement_with_a_value_scores_its_leaves_by_the_position_net(
+    variants: ModuleType,
+) -> None:
+    """``variants:refine?value=PATH`` is the refined search with :class:`PositionValue` of the
+    net at PATH at its leaves, nothing else changed: with the hand-made leaf put back it decides
+    as ``expert-refine``; one leaf, not two (``colour`` and ``value`` together are refused)."""
+    from search_fixture import positions
+
+    from kinghill.agents import make_agent
+    from kinghill.agents.position_value import PositionNet, PositionValue
+
+    path = SCRIPTS / "net-16core.npz"
+    agent = variants.refine(0, value=str(path))
+    assert isinstance(agent.leaf, PositionValue)
+    frame, state = midframe()
+    assert agent.leaf(frame, state, 1) == PositionValue(PositionNet.load(path))(frame, state, 1)
+    agent.leaf = position_value
+    shipped = make_agent("expert-refine", 0)
+    for seed, view in [(s, v) for s, v in positions() if v.decision is Decision.SHOT][:6]:
+        shipped.reset(seed)
+        agent.reset(seed)
+        assert shipped.act(view) == agent.act(view)
+    with pytest.raises(ValueError, match="one leaf"):
+        variants.refine(0, colour=1.0, value=str(path))
 
 
 def _pot_view() -> FrameView:

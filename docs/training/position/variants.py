@@ -12,8 +12,8 @@ the prior-guided search (``expert``) with the position net at its leaves; ``two_
 guided search whose leaves are scored by a second guided search (two levels of planning);
 ``stakes`` the guided search with more simulations where a player needs only the colour;
 ``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
-among the variants, more pots, more steps); ``refine_phase`` ``expert-refine`` with ``phase``'s
-leaf (``PhaseLeaf``, batched).
+among the variants, more pots, more steps; ``?value=PATH``: a position net at its leaves);
+``refine_phase`` ``expert-refine`` with ``phase``'s leaf (``PhaseLeaf``, batched).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
 """
@@ -326,12 +326,16 @@ def refine(
     steps: int = 1,
     halve: bool = False,
     colour: float = 0.0,
+    value: str = "",
 ) -> search.SearchAgent:
     """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s), and
-    with ``colour`` > 0 :class:`PhaseLeaf` at its leaves; the defaults decide as
-    ``expert-refine`` does (9 arms x 12 samples = 108)."""
+    with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or with ``value`` the position net
+    saved there (:class:`PositionValue`); the defaults decide as ``expert-refine`` does (9 arms
+    x 12 samples = 108)."""
     if int(steps) < 1:
         raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
+    if value and float(colour) > 0:
+        raise ValueError("colour and value: one leaf, not both")
     flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
     agent = RefineSearchAgent(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
@@ -339,6 +343,8 @@ def refine(
     )  # fmt: skip
     if float(colour) > 0:
         agent.leaf = PhaseLeaf(float(colour))
+    if value:
+        agent.leaf = PositionValue(PositionNet.load(value))
     return agent
 
 
