@@ -198,6 +198,39 @@ def test_the_refinement_with_a_value_scores_its_leaves_by_the_position_net(
         variants.refine(0, colour=1.0, value=str(path))
 
 
+@pytest.mark.parametrize("value_at", ["halving", "refinement"])
+def test_the_value_scores_the_leaves_of_the_phase_named(
+    variants: ModuleType, value_at: str
+) -> None:
+    """``value_at=halving``: the position net scores the halving's leaves and the hand-made
+    score the refinement's; ``refinement`` the other way round; the agent's leaf is its own
+    again after the decision. Naming a phase without a net, or no phase, is refused."""
+    from kinghill.agents.position_value import PositionValue
+
+    path = str(SCRIPTS / "net-16core.npz")
+    agent = variants.refine(0, budget=16, arms=4, refine_budget=18, value=path, value_at=value_at)
+    leaves: list[object] = []
+    score = agent._score
+
+    def seen(view: FrameView, work: list[tuple[Arm, int]], common: bool = False) -> int:
+        leaves.append(agent.leaf)
+        return score(view, work, common)
+
+    agent._score = seen  # type: ignore[method-assign]
+    before = agent.leaf
+    agent.act(_pot_view())
+    learnt = [isinstance(leaf, PositionValue) for leaf in leaves]  # the last: the refinement's
+    if value_at == "halving":
+        assert all(learnt[:-1]) and leaves[-1] is position_value
+    else:
+        assert not any(learnt[:-1]) and learnt[-1]
+    assert agent.leaf is before
+    with pytest.raises(ValueError, match="give value=PATH"):
+        variants.refine(0, value_at="halving")
+    with pytest.raises(ValueError, match="value_at: one of"):
+        variants.refine(0, value=path, value_at="leaves")
+
+
 def _pot_view() -> FrameView:
     """The first shot decision of the search fixture with a pot among its candidates."""
     from search_fixture import positions

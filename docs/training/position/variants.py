@@ -12,7 +12,8 @@ the prior-guided search (``expert``) with the position net at its leaves; ``two_
 guided search whose leaves are scored by a second guided search (two levels of planning);
 ``stakes`` the guided search with more simulations where a player needs only the colour;
 ``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
-among the variants, more pots, more steps; ``?value=PATH``: a position net at its leaves);
+among the variants, more pots, more steps; ``?value=PATH``: a position net at its leaves,
+``&value_at=halving`` or ``refinement`` at one phase's only);
 ``refine_phase`` ``expert-refine`` with ``phase``'s leaf (``PhaseLeaf``, batched).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
@@ -219,7 +220,11 @@ class RefineSearchAgent(PriorSearchAgent):
     offsets, other steps), the ``top`` pots the halving sampled most (not only the one it
     chose), a successive halving among the variants (``halve``; each round's arms under the
     same deviations) with ``refine_budget`` simulations in all, and ``steps`` rounds around the
-    variant chosen. With the defaults it decides as ``expert-refine`` does."""
+    variant chosen. With the defaults it decides as ``expert-refine`` does. ``refine_leaf``,
+    where set, scores the refinement's leaves instead of :attr:`leaf` (a learnt value in one
+    phase of the decision only)."""
+
+    refine_leaf: search.LeafValue | None = None
 
     def __init__(
         self,
@@ -263,6 +268,15 @@ class RefineSearchAgent(PriorSearchAgent):
         ]
 
     def _refined(self, view: FrameView, arms: list[search.Arm], best: search.Arm) -> search.Arm:
+        leaf = self.leaf
+        self.leaf = self.refine_leaf or leaf
+        try:
+            return self._widened(view, arms, best)
+        finally:
+            self.leaf = leaf
+
+    def _widened(self, view: FrameView, arms: list[search.Arm], best: search.Arm) -> search.Arm:
+        """The widened refinement of ``best`` (one of ``arms``), as the class says."""
         kinds = {id(a): self.last_candidates[self.last_kept[k]] for k, a in enumerate(arms)}
         if kinds[id(best)].kind != search.POT or kinds[id(best)].pot is None:
             return best
@@ -315,6 +329,11 @@ class RefineSearchAgent(PriorSearchAgent):
             left = left[: max(2, len(left) // 2)]
 
 
+VALUE_AT = ("all", "halving", "refinement")
+"""Where ``refine``'s ``value`` scores the leaves: everywhere, in the halving, in the
+refinement."""
+
+
 def refine(
     seed: int | None = None,
     prior: str = "",
@@ -327,15 +346,21 @@ def refine(
     halve: bool = False,
     colour: float = 0.0,
     value: str = "",
+    value_at: str = "all",
 ) -> search.SearchAgent:
     """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s), and
     with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or with ``value`` the position net
-    saved there (:class:`PositionValue`); the defaults decide as ``expert-refine`` does (9 arms
-    x 12 samples = 108)."""
+    saved there (:class:`PositionValue`) at the leaves of ``value_at`` (``all``, ``halving`` or
+    ``refinement``; the hand-made score at the others); the defaults decide as
+    ``expert-refine`` does (9 arms x 12 samples = 108)."""
     if int(steps) < 1:
         raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
     if value and float(colour) > 0:
         raise ValueError("colour and value: one leaf, not both")
+    if value_at not in VALUE_AT:
+        raise ValueError(f"value_at: one of {', '.join(VALUE_AT)}, got {value_at!r}")
+    if value_at != "all" and not value:
+        raise ValueError("value_at: names where a value net scores the leaves; give value=PATH")
     flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
     agent = RefineSearchAgent(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
@@ -344,7 +369,13 @@ def refine(
     if float(colour) > 0:
         agent.leaf = PhaseLeaf(float(colour))
     if value:
-        agent.leaf = PositionValue(PositionNet.load(value))
+        learnt = PositionValue(PositionNet.load(value))
+        if value_at == "refinement":
+            agent.refine_leaf = learnt
+        else:
+            agent.leaf = learnt
+            if value_at == "halving":
+                agent.refine_leaf = search.position_value
     return agent
 
 
