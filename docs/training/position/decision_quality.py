@@ -145,20 +145,24 @@ def measure(
     values = np.concatenate([p[0][0] for p in parts])
     same = np.concatenate([p[0][1] for p in parts])
     seconds = sum(p[1] for p in parts)
-    gains = values - values[:, :1]
     n = len(values)
     return [
-        Quality(
-            spec,
-            n,
-            float(values[:, k].mean()),
-            float(gains[:, k].mean()),
-            float(gains[:, k].std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
-            float(same[:, k].mean()),
-            1000 * float(seconds[k]) / n,
-        )
-        for k, spec in enumerate(specs)
+        Quality(spec, n, value, gain, se, float(same[:, k].mean()), 1000 * float(seconds[k]) / n)
+        for k, (spec, (value, gain, se)) in enumerate(zip(specs, paired_gains(values), strict=True))
     ]
+
+
+def paired_gains(values: np.ndarray) -> list[tuple[float, float, float]]:
+    """For each column of ``values`` (positions x choices, the baseline's first): its mean, its
+    mean gain over the baseline's on the same positions, and that gain's standard error (NaN
+    with one position)."""
+    n = len(values)
+    found = []
+    for k in range(values.shape[1]):
+        diff = values[:, k] - values[:, 0]
+        se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+        found.append((float(values[:, k].mean()), float(diff.mean()), se))
+    return found
 
 
 def compare(record: dict[str, Any], reports: dict[str, str]) -> list[dict[str, Any]]:

@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from decision_quality import FIRST, positions, shot_values
+from decision_quality import FIRST, paired_gains, positions, shot_values
 
 from kinghill.agents.builtins import data_path
 from kinghill.agents.prior import PriorNet, arm_features
@@ -121,21 +120,13 @@ def measure(frames: int, net_path: str, samples: int = 300, jobs: int = 1) -> di
 
 def paired(table: np.ndarray, names: Sequence[str]) -> list[dict[str, Any]]:
     """Each rule of ``names`` (a column of ``table``, the search's first): its mean value, and
-    its gain over the search's choice on the same positions with that gain's standard error."""
-    n = len(table)
-    rules = []
-    for k, name in enumerate(names):
-        diff = table[:, k] - table[:, 0]
-        se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-        rules.append(
-            {
-                "rule": name,
-                "value": float(table[:, k].mean()),
-                "gain": float(diff.mean()),
-                "gain_se": se,
-            }
-        )
-    return rules
+    its gain over the search's choice on the same positions with that gain's standard error
+    (:func:`~decision_quality.paired_gains`)."""
+    gains = paired_gains(table[:, : len(names)])
+    return [
+        {"rule": name, "value": value, "gain": gain, "gain_se": se}
+        for name, (value, gain, se) in zip(names, gains, strict=True)
+    ]
 
 
 def main() -> None:

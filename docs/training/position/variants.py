@@ -370,12 +370,11 @@ def refine(
         agent.leaf = PhaseLeaf(float(colour))
     if value:
         learnt = PositionValue(PositionNet.load(value))
-        if value_at == "refinement":
-            agent.refine_leaf = learnt
-        else:
-            agent.leaf = learnt
-            if value_at == "halving":
-                agent.refine_leaf = search.position_value
+        agent.leaf, agent.refine_leaf = {
+            "all": (learnt, None),
+            "halving": (learnt, search.position_value),
+            "refinement": (search.position_value, learnt),
+        }[value_at]
     return agent
 
 
