@@ -6,7 +6,9 @@ decision. The value-target prior (q_selfplay.py): every candidate valued, the be
 the fit ranks shots as their means do. The widened refinement (``refine``): at its defaults it
 is ``expert-refine``; its grids and its halving do what their names say, and a position net
 can score its leaves. The phase leaf
-(``PhaseLeaf``): the hand-made score, a chance at the colour alone weighed as asked."""
+(``PhaseLeaf``): the hand-made score, a chance at the colour alone weighed as asked. The
+halving by strata (strata.py): a pot valued from the same samples by its made and missed
+ones, its make rate shrunk towards a net's chance, fitted to collected make rates."""
 
 from __future__ import annotations
 
@@ -382,7 +384,12 @@ def test_where_the_raw_net_loses_is_measured_on_every_candidate(
 
 
 @pytest.fixture(scope="module")
-def stroke_net(decision_quality: ModuleType) -> ModuleType:
+def raw_net_loss(decision_quality: ModuleType) -> ModuleType:
+    return script("raw_net_loss")
+
+
+@pytest.fixture(scope="module")
+def stroke_net(raw_net_loss: ModuleType) -> ModuleType:
     return script("stroke_net")
 
 
@@ -467,3 +474,90 @@ def test_the_stroke_nets_player_is_valued_as_the_raw_nets_loss_values_shots(
     table = stroke_net._evaluated(frames, str(tmp_path / "n.npz"), 20)
     losses = script("raw_net_loss").choices(frames, str(data_path("expert-gumbel.npz")), 20)
     assert np.array_equal(table[:, :2], losses[:, :2])
+
+
+@pytest.fixture(scope="module")
+def strata(variants: ModuleType, stroke_net: ModuleType) -> ModuleType:
+    return script("strata")
+
+
+def test_a_pots_value_by_strata_shrinks_its_make_rate_towards_the_chance(
+    strata: ModuleType,
+) -> None:
+    """The strata estimate: with no weight on the chance and the decision's strata as the
+    arm's, it is the arm's mean; with a great weight, the chance times the made mean plus the
+    rest times the missed; one missed sample of a likely pot is not read as a lost shot."""
+    row = np.array([2, 0.8, 2, -0.4])  # two made (0.4 each), two missed (-0.2 each)
+    assert strata.stratified(row, row, 0.9, 0.0) == pytest.approx(0.1)
+    assert strata.stratified(row, row, 0.9, 1e9) == pytest.approx(0.9 * 0.4 + 0.1 * -0.2)
+    one_miss = np.array([0, 0.0, 1, -0.3])
+    pooled = np.array([5, 2.0, 5, -1.0])  # made 0.4, missed -0.2 on average
+    rate = 16 * 0.8 / 17
+    expected = rate * 0.4 + (1 - rate) * (-0.3 - 0.2) / 2
+    assert strata.stratified(one_miss, pooled, 0.8, 16.0) == pytest.approx(expected)
+    assert expected > 0.2  # the plain mean would be -0.3
+
+
+def test_the_strata_agent_estimates_the_halvings_pots_from_the_same_samples(
+    strata: ModuleType, variants: ModuleType
+) -> None:
+    """A round of the strata agent's halving plays the samples the plain refined search plays
+    (seeded alike): each pot arm's value is :func:`stratified` of its made and missed samples,
+    whether a sample made it being the referee's credit; a safety keeps its mean. Without a
+    make net's file the player is refused."""
+    view = _pot_view()
+    net = str(SCRIPTS / "make-net.npz")
+    agent = strata.refine_strata(0, net=net, budget=16, arms=4, refine_budget=18)
+    plain = variants.refine(0, budget=16, arms=4, refine_budget=18)
+    arms, twins = agent._arms(view), plain._arms(view)
+    agent._strata = {}
+    agent._score(view, [(a, 3) for a in arms], common=True)
+    plain._score(view, [(a, 3) for a in twins], common=True)
+    pooled = np.sum(list(agent._strata.values()), axis=0)
+    for arm, twin in zip(arms, twins, strict=True):
+        row = agent._strata[id(arm)]
+        assert row[0] + row[2] == arm.count == twin.count == 3
+        assert row[1] + row[3] == pytest.approx(twin.total)
+        chance = agent._chance.get(id(arm))
+        if chance is None or pooled[0] == 0 or pooled[2] == 0:
+            assert arm.mean == pytest.approx(twin.mean)
+        else:
+            assert arm.mean == pytest.approx(strata.stratified(row, pooled, chance, agent.alpha))
+    assert isinstance(agent.act(view), ShotAction)
+    assert agent._strata is None  # between decisions, and in the refinement, plain means
+    with pytest.raises(ValueError, match="make net"):
+        strata.refine_strata(0)
+
+
+def test_a_sample_made_it_when_the_referee_credited_its_pot(strata: ModuleType) -> None:
+    """:func:`made` reads a pot from the frames before and after a shot: a white credited to
+    the shooter or the frame won; it agrees with the referee's ruling on noisy outcomes."""
+    from kinghill.envs.game.loop import noisy_outcomes
+    from kinghill.physics import NoiseModel
+
+    view = _pot_view()
+    agent = strata.refine_strata(0, net=str(SCRIPTS / "make-net.npz"))
+    pot = next(c for c in candidates(view) if c.kind == POT)
+    action = agent.prepared(view.state, pot)
+    outcomes = noisy_outcomes(
+        view.frame, view.state, [action] * 40, np.random.default_rng(1), NoiseModel()
+    )
+    found = [strata.made(view.frame, o.frame, view.player) for o in outcomes]
+    ruled = [bool(o.ruling.credited) or o.ruling.legal_colour_pot for o in outcomes]
+    assert found == ruled and any(found)
+
+
+def test_the_make_net_is_fitted_to_the_pots_make_rates(strata: ModuleType, tmp_path: Path) -> None:
+    """Collected pots come with the prior's features and a make rate in [0, 1]; the fitted
+    net's chances survive a save and a load and are probabilities; its report compares it with
+    the planner's chance on the held-out frames."""
+    data = strata.collect(range(5000, 5003), 4)
+    assert data["x"].shape[1] == N_FEATURES and len(data["x"]) == len(data["y"])
+    assert ((data["y"] >= 0) & (data["y"] <= 1)).all() and set(data["frame"]) <= {5000, 5001, 5002}
+    net, report = strata.fit(data, hidden=(8,), epochs=2)
+    assert report["pots_fitted"] > 0 and report["pots_held_out"] > 0  # frame 5000 held out
+    net.save(tmp_path / "m.npz")
+    chances = strata.MakeNet.load(tmp_path / "m.npz").chances(data["x"])
+    assert np.array_equal(chances, net.chances(data["x"]))
+    assert ((chances > 0) & (chances < 1)).all()
+    assert {"held_out_mse", "planner_chance_mse", "held_out_variance"} <= set(report)

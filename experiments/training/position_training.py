@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,6 +17,9 @@ from kinghill.experiments.training.position_data import SelfPlay
 from kinghill.experiments.training.tasks import held_out_frames
 from kinghill.experiments.training.value_training import HELD_OUT, auc, log_loss
 from kinghill.physics import TableSpec
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass(frozen=True)
@@ -63,9 +67,30 @@ def fit(
         torch.nn.ReLU(),
         torch.nn.Linear(hidden[1], 1),
     )
+    train_bce(model, features, results, epochs, batch, rate, seed)
+    weights = [p.detach().numpy().astype(np.float32) for p in model.parameters()]
+    w1, b1, w2, b2, w3, b3 = weights
+    return PositionNet(w1.T.copy(), b1, w2.T.copy(), b2, w3.T.copy(), b3)
+
+
+def train_bce(
+    model: torch.nn.Module,
+    features: np.ndarray,
+    targets: np.ndarray,
+    epochs: int,
+    batch: int,
+    rate: float,
+    seed: int = 0,
+    decay: float = 1e-4,
+) -> None:
+    """Train ``model`` (rows of ``features`` to one logit each) on the cross-entropy of
+    ``targets`` in [0, 1]: minibatch AdamW (weight decay ``decay``) with a cosine schedule,
+    ``epochs`` passes in an order seeded by ``seed``."""
+    import torch
+
     x = torch.as_tensor(features, dtype=torch.float32)
-    y = torch.as_tensor(results, dtype=torch.float32)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=1e-4)
+    y = torch.as_tensor(targets, dtype=torch.float32)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=decay)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
@@ -78,9 +103,6 @@ def fit(
             loss.backward()
             optimiser.step()
         schedule.step()
-    weights = [p.detach().numpy().astype(np.float32) for p in model.parameters()]
-    w1, b1, w2, b2, w3, b3 = weights
-    return PositionNet(w1.T.copy(), b1, w2.T.copy(), b2, w3.T.copy(), b3)
 
 
 def fit_and_report(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -320,23 +320,37 @@ def stroke_policy(
     return StrokePolicyAgent(data_path("expert-gumbel.npz"), StrokeNet.load(net), seed)
 
 
+def collected(collect: Callable[[range, int], dict[str, np.ndarray]], args: list[str]) -> None:
+    """``FIRST LAST SAMPLES OUT``: ``collect`` over the frames FIRST to LAST in two processes
+    (every other frame each), ``SAMPLES`` outcomes a shot, the arrays saved together at OUT."""
+    first, last, samples, out = int(args[0]), int(args[1]), int(args[2]), args[3]
+    with ProcessPoolExecutor(2) as pool:
+        shares = [range(first + j, last, 2) for j in range(2)]
+        parts = list(pool.map(collect, shares, [samples] * 2))
+    np.savez(out, **{key: np.concatenate([p[key] for p in parts]) for key in parts[0]})
+
+
+def fitted(
+    fit: Callable[[dict[str, np.ndarray]], tuple[Any, dict[str, Any]]], args: list[str], line: str
+) -> None:
+    """``DATA NET``: ``fit`` to the arrays saved at DATA, the net saved at NET and its report,
+    with the command ``line``, beside it as ``.fit.json``."""
+    with np.load(args[0]) as f:
+        data = {key: f[key] for key in f.files}
+    net, report = fit(data)
+    net.save(args[1])
+    record = {"command": line} | report
+    Path(args[1]).with_suffix(".fit.json").write_text(json.dumps(record, indent=1))
+    print(json.dumps(report, indent=1))
+
+
 def main(argv: list[str]) -> None:
     command, *args = argv or ["help"]
     line = "python3 docs/training/position/stroke_net.py " + " ".join(argv)
     if command == "collect":
-        first, last, samples, out = int(args[0]), int(args[1]), int(args[2]), args[3]
-        with ProcessPoolExecutor(2) as pool:
-            shares = [range(first + j, last, 2) for j in range(2)]
-            parts = list(pool.map(collect, shares, [samples] * 2))
-        np.savez(out, **{key: np.concatenate([p[key] for p in parts]) for key in parts[0]})
+        collected(collect, args)
     elif command == "fit":
-        with np.load(args[0]) as f:
-            data = {key: f[key] for key in f.files}
-        net, report = fit(data)
-        net.save(args[1])
-        record = {"command": line} | report
-        Path(args[1]).with_suffix(".fit.json").write_text(json.dumps(record, indent=1))
-        print(json.dumps(report, indent=1))
+        fitted(fit, args, line)
     elif command == "evaluate":
         record = {"command": line} | evaluate(args[0], int(args[1]))
         Path(args[2]).write_text(json.dumps(record, indent=1) + "\n")

@@ -347,12 +347,13 @@ def refine(
     colour: float = 0.0,
     value: str = "",
     value_at: str = "all",
-) -> search.SearchAgent:
-    """:class:`RefineSearchAgent` with the prior at ``prior`` (default ``expert-gumbel``'s), and
-    with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or with ``value`` the position net
-    saved there (:class:`PositionValue`) at the leaves of ``value_at`` (``all``, ``halving`` or
-    ``refinement``; the hand-made score at the others); the defaults decide as
-    ``expert-refine`` does (9 arms x 12 samples = 108)."""
+    agent_class: type[RefineSearchAgent] = RefineSearchAgent,
+) -> RefineSearchAgent:
+    """``agent_class`` (:class:`RefineSearchAgent` or a subclass) with the prior at ``prior``
+    (default ``expert-gumbel``'s), and with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or
+    with ``value`` the position net saved there (:class:`PositionValue`) at the leaves of
+    ``value_at`` (``all``, ``halving`` or ``refinement``; the hand-made score at the others);
+    the defaults decide as ``expert-refine`` does (9 arms x 12 samples = 108)."""
     if int(steps) < 1:
         raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
     if value and float(colour) > 0:
@@ -362,7 +363,7 @@ def refine(
     if value_at != "all" and not value:
         raise ValueError("value_at: names where a value net scores the leaves; give value=PATH")
     flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
-    agent = RefineSearchAgent(
+    agent = agent_class(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
         int(steps), flag,
     )  # fmt: skip
