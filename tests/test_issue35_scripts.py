@@ -343,6 +343,44 @@ def test_a_shot_is_valued_on_the_same_deviations_whatever_else_is_valued(
     assert decision_quality.shot_values(view, [second], 30, 5) == [both[1]]
 
 
+def test_a_shots_outcomes_are_scored_by_the_leaf_asked(decision_quality: ModuleType) -> None:
+    """``--value NET``: the same outcomes of a shot (the same deviations) scored by the position
+    net instead of the hand-made score, which stays the default."""
+    from kinghill.agents.position_value import PositionNet, PositionValue
+    from kinghill.agents.search import position_values
+    from kinghill.envs.game.loop import Rulings, noisy_outcomes
+    from kinghill.physics import NoiseModel
+
+    view = _pot_view()
+    action = ShotAction(candidates(view)[0].action.shot, candidates(view)[0].action.call)
+    rng = np.random.default_rng(5)
+    deviations = rng.standard_normal((30, 4))
+    outcomes = noisy_outcomes(
+        view.frame, view.state, [action] * 30, rng, NoiseModel(), Rulings(view.frame), deviations
+    )
+    positions = [(o.frame, o.state) for o in outcomes]
+    learnt = PositionValue(PositionNet.load(SCRIPTS / "net-16core.npz"))
+    by_net = decision_quality.shot_values(view, [action], 30, 5, learnt)
+    by_hand = decision_quality.shot_values(view, [action], 30, 5)
+    assert by_net == [pytest.approx(float(np.mean(learnt.many(positions, view.player))))]
+    assert by_hand == [pytest.approx(float(np.mean(position_values(positions, view.player))))]
+    assert by_net != by_hand
+
+
+def test_every_calibration_agent_played_search_in_its_report(
+    decision_quality: ModuleType,
+) -> None:
+    """Each agent the quicker measure is calibrated by played the report it names: 2,000
+    frames against ``search``, under its own spec (the two shipped agents under the research
+    spec they were measured as, the same net and options)."""
+    for spec, report in decision_quality.CALIBRATION.items():
+        played = json.loads((decision_quality.REPORTS / f"{report}.json").read_text())
+        assert "search" in played["agents"] and len(played["agents"]) == 2, report
+        assert [a["frames"] for a in played["agents"].values()] == [2000, 2000], report
+        if spec not in ("expert-gumbel", "expert-refine"):
+            assert spec in played["agents"], report
+
+
 def test_a_gain_is_set_beside_its_agents_tournament_score(decision_quality: ModuleType) -> None:
     """``--compare`` reads an agent's score against ``search`` and the two times a decision from
     the tournament report it is mapped to; agents with no report are left out."""

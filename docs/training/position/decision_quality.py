@@ -2,17 +2,18 @@
 tournament: every agent decides on the same shot positions (those of ``expert-refine`` playing
 itself, noise on), and each chosen shot is scored by ``--samples`` noisy outcomes, the same
 deviations of the cue for every agent's shot on a position, each outcome valued by the hand-made
-:func:`~kinghill.agents.search.position_value`. An agent's *gain* is its mean value less the
-first agent's, with the standard error of the paired differences; its CPU time a decision is
-measured on the same positions.
+:func:`~kinghill.agents.search.position_value` (``--value NET``: by a position net). An
+agent's *gain* is its mean value less the first agent's, with the standard error of the paired
+differences; its CPU time a decision is measured on the same positions.
 
     python3 docs/training/position/decision_quality.py --frames 100 --jobs 2 \
         --out docs/training/position/decision-quality.json SPEC [SPEC ...]
 
 The gain ranks agents as 2,000-frame tournaments against ``search`` do (docs/training.md,
 "A quicker measure of a shot choice"), with under half their noise on the score's scale. It
-scores choices under the searches' own model of the table and of a position, so it cannot
-judge a new leaf value or a new noise model: those need tournaments.
+scores choices under the searches' own model of the table and of a position: with the
+hand-made score it cannot judge a new leaf value, and nothing a new noise model; with
+``--value`` a learnt leaf is placed on its line (r = 0.91 over twenty agents).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import Any
 import numpy as np
 
 from kinghill.agents import make_agent
-from kinghill.agents.search import position_values
+from kinghill.agents.position_value import PositionNet, PositionValue
+from kinghill.agents.search import LeafValue, leaf_values, position_value
 from kinghill.envs import FrameView, ShotAction
 from kinghill.envs.game.loop import Rulings, noisy_outcomes
 from kinghill.experiments.training.frames import SelfPlayShot, self_play_shots
@@ -40,6 +42,9 @@ POSITIONS_OF = "expert-refine"
 """The agent whose self-play gives the positions."""
 FIRST = 700
 """The first frame's seed."""
+NET = "docs/training/position/net-16core.npz"
+MAKE = "docs/training/position/make-net.npz"
+"""The position net and the make net of the agents measured with a learnt leaf or strata."""
 CALIBRATION = {
     "expert-gumbel": "distilled-1920-gumbel-2000",
     "expert-refine": "crn-refine12-b60-2000",
@@ -55,6 +60,20 @@ CALIBRATION = {
     "variants:refine?halve=true&budget=120&refine_budget=60": "r2-halve-b120-2000",
     "variants:refine?halve=true&budget=90&refine_budget=80": "r2-halve-b90-2000",
     "expert-refine?arms=12&budget=90&refine=10": "expert-refine-a12-b90-r10-2000",
+    f"variants:refine?value={NET}&arms=12&budget=90&refine_budget=90": (
+        "refine-value-a12-b90-r10-2000"
+    ),
+    f"variants:refine?value={NET}&arms=12&budget=60&refine_budget=72": (
+        "refine-value-a12-b60-r8-2000"
+    ),
+    f"variants:refine?value={NET}": "refine-value-2000",
+    f"strata:refine_strata?net={MAKE}&arms=12&budget=90&refine_budget=90": (
+        "strata-a12-b90-r10-2000"
+    ),
+    f"strata:refine_strata?net={MAKE}&value={NET}&arms=12&budget=60&refine_budget=72": (
+        "strata-value-a12-b60-r8-2000"
+    ),
+    f"strata:refine_strata?net={MAKE}&value={NET}": "strata-value-2000",
 }
 """The agents measured here that also played ``search`` over the same 2,000 frames (seed 2000;
 ``distilled-1920.npz`` is the bytes of ``expert-gumbel``'s net), by their reports' ids."""
@@ -78,11 +97,16 @@ class Quality:
 
 
 def shot_values(
-    view: FrameView, actions: Sequence[ShotAction], samples: int, seed: int
+    view: FrameView,
+    actions: Sequence[ShotAction],
+    samples: int,
+    seed: int,
+    leaf: LeafValue = position_value,
 ) -> list[float]:
     """The mean value for the player to move of each of ``actions`` played ``samples`` times
     from ``view``, every action under the same ``samples`` deviations of the cue (drawn from
-    ``seed``), each outcome scored by the hand-made position value."""
+    ``seed``), each outcome scored by ``leaf`` (the hand-made position value, or a learnt
+    one)."""
     rng = np.random.default_rng(seed)
     deviations = rng.standard_normal((samples, 4))
     rulings = Rulings(view.frame)
@@ -92,8 +116,7 @@ def shot_values(
             outcomes = noisy_outcomes(
                 view.frame, view.state, [action] * samples, rng, NoiseModel(), rulings, deviations
             )
-            values = position_values([(o.frame, o.state) for o in outcomes], view.player)
-            found[action] = float(np.mean(values))
+            found[action] = float(np.mean(leaf_values(leaf, outcomes, view.player)))
     return [found[a] for a in actions]
 
 
@@ -106,10 +129,14 @@ def positions(frames: range) -> Iterator[tuple[SelfPlayShot, int]]:
             yield shot, frame * 1000 + k
 
 
-def _measured(frames: range, specs: Sequence[str], samples: int) -> tuple[np.ndarray, np.ndarray]:
+def _measured(
+    frames: range, specs: Sequence[str], samples: int, value: str = ""
+) -> tuple[np.ndarray, np.ndarray]:
     """The shot positions of ``frames`` (a stepped range): each position's values of the agents'
-    choices and whether each chose the first agent's shot (2 x positions x agents), and each
-    agent's CPU seconds in all (the positions and their seeds: :func:`positions`)."""
+    choices (scored by the position net at ``value``, else the hand-made score) and whether
+    each chose the first agent's shot (2 x positions x agents), and each agent's CPU seconds in
+    all (the positions and their seeds: :func:`positions`)."""
+    leaf: LeafValue = PositionValue(PositionNet.load(value)) if value else position_value
     agents = [make_agent(spec, seed=0) for spec in specs]
     seconds = np.zeros(len(specs))
     rows: list[list[float]] = []
@@ -124,24 +151,25 @@ def _measured(frames: range, specs: Sequence[str], samples: int) -> tuple[np.nda
             if not isinstance(action, ShotAction):
                 raise TypeError(f"{spec}: a shot decision answered with {action!r}")
             chosen.append(action)
-        values = shot_values(shot.view, chosen, samples, seed)
+        values = shot_values(shot.view, chosen, samples, seed, leaf)
         rows.append(values + [float(a == chosen[0]) for a in chosen])
     table = np.array(rows, dtype=float).reshape(-1, 2, len(specs))
     return table.transpose(1, 0, 2), seconds
 
 
 def measure(
-    specs: Sequence[str], frames: int = 100, samples: int = 300, jobs: int = 1
+    specs: Sequence[str], frames: int = 100, samples: int = 300, jobs: int = 1, value: str = ""
 ) -> list[Quality]:
     """:class:`Quality` of each agent of ``specs`` on the shot positions of ``frames`` frames of
-    :data:`POSITIONS_OF`'s self-play (seeds from :data:`FIRST`), ``jobs`` processes."""
+    :data:`POSITIONS_OF`'s self-play (seeds from :data:`FIRST`), ``jobs`` processes, the
+    outcomes scored by the position net at ``value`` (default: the hand-made score)."""
     if not specs:
         raise ValueError("specs: at least one agent")
     for spec in specs:
         make_agent(spec)  # a bad spec fails here, before any work
     shares = [range(FIRST + j, FIRST + frames, jobs) for j in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
-        parts = list(pool.map(_measured, shares, [specs] * jobs, [samples] * jobs))
+        parts = list(pool.map(_measured, shares, [specs] * jobs, [samples] * jobs, [value] * jobs))
     values = np.concatenate([p[0][0] for p in parts])
     same = np.concatenate([p[0][1] for p in parts])
     seconds = sum(p[1] for p in parts)
@@ -195,6 +223,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path)
     parser.add_argument(
+        "--value",
+        default="",
+        metavar="NET",
+        help="score the outcomes by this position net (default: the hand-made score)",
+    )
+    parser.add_argument(
         "--compare",
         type=Path,
         metavar="RECORD",
@@ -217,7 +251,7 @@ def main() -> None:
         r = float(np.corrcoef(gains, scores)[0, 1])
         print(f"{len(rows)} agents: r = {r:.2f}, score = {intercept:.3f} + {slope:.1f} x gain")
         return
-    found = measure(args.specs, args.frames, args.samples, args.jobs)
+    found = measure(args.specs, args.frames, args.samples, args.jobs, args.value)
     base = found[0].ms
     for q in found:
         print(
@@ -228,6 +262,7 @@ def main() -> None:
         record = {
             "command": "python3 docs/training/position/decision_quality.py "
             f"--frames {args.frames} --samples {args.samples} --jobs {args.jobs} "
+            + (f"--value {args.value} " if args.value else "")
             + " ".join(f"'{s}'" for s in args.specs),
             "positions_of": POSITIONS_OF,
             "first_seed": FIRST,
