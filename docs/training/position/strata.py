@@ -26,7 +26,17 @@ from typing import Any
 
 import numpy as np
 from decision_quality import positions
-from stroke_net import HELD_OUT, collected, fitted
+from stroke_net import (
+    HELD_OUT,
+    TANH,
+    collected,
+    fitted,
+    forward,
+    layer_arrays,
+    read_layers,
+    save_layers,
+    torch_net,
+)
 from variants import RefineSearchAgent, refine
 
 import kinghill.agents.search as search
@@ -88,24 +98,17 @@ class MakeNet:
 
     def chances(self, x: np.ndarray) -> np.ndarray:
         """The chance of each row of ``x`` (rows of the prior's features)."""
-        h = x
-        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            h = h @ w + b
-            if k < len(self.weights) - 1:
-                h = np.tanh(h)
-        return 1.0 / (1.0 + np.exp(-h[:, 0]))
+        return 1.0 / (1.0 + np.exp(-forward(self.weights, self.biases, x, TANH)))
 
     def save(self, path: str | Path) -> None:
         """Write the layers to an ``.npz`` file."""
-        layers = {f"w{k}": w for k, w in enumerate(self.weights)}
-        np.savez(path, **layers, **{f"b{k}": b for k, b in enumerate(self.biases)})
+        save_layers(path, self.weights, self.biases)
 
     @classmethod
     def load(cls, path: str | Path) -> MakeNet:
         """The net :meth:`save` wrote at ``path``."""
-        with np.load(path) as f:
-            n = sum(1 for key in f.files if key.startswith("w"))
-            return cls(tuple(f[f"w{k}"] for k in range(n)), tuple(f[f"b{k}"] for k in range(n)))
+        weights, biases, _ = read_layers(path)
+        return cls(weights, biases)
 
 
 def fit(
@@ -122,17 +125,9 @@ def fit(
     if x.shape[1] != N_FEATURES:
         raise ValueError(f"fit: rows of {N_FEATURES} features, got {x.shape[1]}")
     held = data["frame"] % HELD_OUT == 0
-    sizes = [N_FEATURES, *hidden, 1]
-    layers: list[torch.nn.Module] = []
-    for k in range(len(sizes) - 1):
-        layers += [torch.nn.Linear(sizes[k], sizes[k + 1]), torch.nn.Tanh()]
-    net = torch.nn.Sequential(*layers[:-1])
+    net = torch_net([N_FEATURES, *hidden, 1], TANH)
     train_bce(net, x[~held], y[~held], epochs, 1024, 3e-3, decay=0.0)
-    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
-    found = MakeNet(
-        tuple(m.weight.detach().numpy().T.copy() for m in linear),
-        tuple(m.bias.detach().numpy().copy() for m in linear),
-    )
+    found = MakeNet(*layer_arrays(net))
     truth = y[held]
     report = {
         "pots_fitted": int((~held).sum()),

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from decision_quality import FIRST, positions, shot_values
@@ -47,6 +47,9 @@ from kinghill.agents.prior import (
 from kinghill.agents.search import NARROW, POT, Candidate, SearchAgent, candidates
 from kinghill.envs import FrameView
 from kinghill.physics import COLOURED, MAX_SPEED, N_BALLS, TableSpec
+
+if TYPE_CHECKING:
+    import torch
 
 STROKES = len(NARROW.speeds) * len(NARROW.spins)
 """The strokes of one pot in the narrow set."""
@@ -146,12 +149,7 @@ class StrokeNet:
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """The value of each row of ``x`` (rows of :func:`features`)."""
-        h = (x - self.mean) / self.scale
-        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            h = h @ w + b
-            if k < len(self.weights) - 1:
-                h = np.maximum(h, 0.0)
-        return h[:, 0]
+        return forward(self.weights, self.biases, (x - self.mean) / self.scale, RELU)
 
     def centred(self, view: FrameView, pots: Sequence[Candidate]) -> np.ndarray:
         """Each pot stroke's value less the mean of its pot's strokes."""
@@ -165,17 +163,72 @@ class StrokeNet:
 
     def save(self, path: str | Path) -> None:
         """Write the layers and the standardisation to an ``.npz`` file."""
-        layers = {f"w{k}": w for k, w in enumerate(self.weights)}
-        layers |= {f"b{k}": b for k, b in enumerate(self.biases)}
-        np.savez(path, mean=self.mean, scale=self.scale, **layers)
+        save_layers(path, self.weights, self.biases, mean=self.mean, scale=self.scale)
 
     @classmethod
     def load(cls, path: str | Path) -> StrokeNet:
         """The net :meth:`save` wrote at ``path``."""
-        with np.load(path) as f:
-            n = sum(1 for key in f.files if key.startswith("w"))
-            weights = tuple(f[f"w{k}"] for k in range(n))
-            return cls(weights, tuple(f[f"b{k}"] for k in range(n)), f["mean"], f["scale"])
+        weights, biases, others = read_layers(path)
+        return cls(weights, biases, others["mean"], others["scale"])
+
+
+Layers = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]
+"""A small network's weights (inputs x outputs) and biases, layer after layer."""
+RELU, TANH = "relu", "tanh"
+"""The hidden layers' activations of :func:`forward` and :func:`torch_net`."""
+
+
+def forward(
+    weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], x: np.ndarray, activation: str
+) -> np.ndarray:
+    """The first output of the network ``weights``, ``biases`` for each row of ``x``, its hidden
+    layers through ``activation`` (numpy, at play time)."""
+    h = x
+    for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        h = h @ w + b
+        if k < len(weights) - 1:
+            h = np.maximum(h, 0.0) if activation == RELU else np.tanh(h)
+    return h[:, 0]
+
+
+def torch_net(sizes: Sequence[int], activation: str) -> torch.nn.Sequential:
+    """A torch network of linear layers of ``sizes``, ``activation`` between them."""
+    import torch
+
+    kind = torch.nn.ReLU if activation == RELU else torch.nn.Tanh
+    layers: list[torch.nn.Module] = []
+    for k in range(len(sizes) - 1):
+        layers += [torch.nn.Linear(sizes[k], sizes[k + 1]), kind()]
+    return torch.nn.Sequential(*layers[:-1])
+
+
+def layer_arrays(net: torch.nn.Sequential) -> Layers:
+    """The weights and biases of a :func:`torch_net`, for :func:`forward`."""
+    import torch
+
+    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    return (
+        tuple(m.weight.detach().numpy().T.copy() for m in linear),
+        tuple(m.bias.detach().numpy().copy() for m in linear),
+    )
+
+
+def save_layers(
+    path: str | Path, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], **others: Any
+) -> None:
+    """Write a network's layers (``w0``, ``b0``, ...) and ``others`` to an ``.npz`` file."""
+    layers = {f"w{k}": w for k, w in enumerate(weights)}
+    layers |= {f"b{k}": b for k, b in enumerate(biases)}
+    np.savez(path, **others, **layers)
+
+
+def read_layers(path: str | Path) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], dict]:
+    """The layers :func:`save_layers` wrote at ``path``, and its other arrays by name."""
+    with np.load(path) as f:
+        n = sum(1 for key in f.files if key.startswith("w"))
+        others = {key: f[key] for key in f.files if key[0] not in "wb"}
+        weights = tuple(f[f"w{k}"] for k in range(n))
+        return weights, tuple(f[f"b{k}"] for k in range(n)), others
 
 
 def fit(
@@ -195,11 +248,7 @@ def fit(
     held = data["frame"].reshape(-1, STROKES)[:, 0] % HELD_OUT == 0
     mean = x[~held].reshape(-1, x.shape[2]).mean(axis=0)
     scale = x[~held].reshape(-1, x.shape[2]).std(axis=0) + 1e-6
-    sizes = [x.shape[2], *hidden, 1]
-    layers: list[torch.nn.Module] = []
-    for k in range(len(sizes) - 1):
-        layers += [torch.nn.Linear(sizes[k], sizes[k + 1]), torch.nn.ReLU()]
-    net = torch.nn.Sequential(*layers[:-1])
+    net = torch_net([x.shape[2], *hidden, 1], RELU)
     optimiser = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-5)
     train_x, train_y = (torch.as_tensor(a[~held]) for a in ((x - mean) / scale, y))
     test_x, test_y = (torch.as_tensor(a[held]) for a in ((x - mean) / scale, y))
@@ -216,13 +265,7 @@ def fit(
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
-    found = StrokeNet(
-        tuple(m.weight.detach().numpy().T.copy() for m in linear),
-        tuple(m.bias.detach().numpy().copy() for m in linear),
-        mean.astype(np.float32),
-        scale.astype(np.float32),
-    )
+    found = StrokeNet(*layer_arrays(net), mean.astype(np.float32), scale.astype(np.float32))
     with torch.no_grad():
         predicted = centred(test_x).numpy()
     truth = test_y.numpy()
