@@ -599,3 +599,46 @@ def test_the_make_net_is_fitted_to_the_pots_make_rates(strata: ModuleType, tmp_p
     assert np.array_equal(chances, net.chances(data["x"]))
     assert ((chances > 0) & (chances < 1)).all()
     assert {"held_out_mse", "planner_chance_mse", "held_out_variance"} <= set(report)
+
+
+@pytest.fixture(scope="module")
+def budget_where(decision_quality: ModuleType, variants: ModuleType) -> ModuleType:
+    return script("budget_where")
+
+
+def test_a_budget_set_by_where_it_pays_is_bounded_by_the_spread_of_the_gains(
+    budget_where: ModuleType,
+) -> None:
+    """Equal gains everywhere: nothing to move. Two equal groups gaining 1 and 3 at e times the
+    budget: budgets 1/2 and 3/2 of the even one buy (log 1/2 + 3 log 3/2) / 4 of the gain."""
+    groups = np.array([0, 0, 1, 1])
+    assert budget_where.bound(np.full(4, 0.01), groups, 2.5) == pytest.approx(0.0)
+    gains = np.array([1.0, 1.0, 3.0, 3.0])
+    expected = (np.log(0.5) + 3 * np.log(1.5)) / 4
+    assert budget_where.bound(gains, groups, np.e) == pytest.approx(expected)
+
+
+def test_the_statistics_read_the_halvings_arms(budget_where: ModuleType) -> None:
+    """The spread of the sampled arms' means, the lead among the last round's, the mean of the
+    most sampled arm."""
+    action = _pot_view().frame  # any object: the statistics read only totals and counts
+    arms = [Arm(action, 0.9, 3), Arm(action, 0.6, 3), Arm(action, 0.5, 1), Arm(action, 0.0, 0)]
+    assert budget_where.spread(arms) == pytest.approx(np.std([0.3, 0.2, 0.5]))
+    assert budget_where.gap(arms) == pytest.approx(0.3 - 0.2)
+    assert budget_where.best(arms) == pytest.approx(0.3)
+    assert budget_where.gap(arms[:1]) == 1.0 and budget_where.spread([]) == 0.0
+
+
+def test_the_dear_settings_gain_is_split_by_what_the_cheap_search_saw(
+    budget_where: ModuleType,
+) -> None:
+    """On two frames' positions: every statistic's quarters hold every position, their gains
+    average to the whole gain, and the dear setting took longer."""
+    record = budget_where.measure(2, 1)
+    n = record["positions"]
+    assert n > 4 and record["time_ratio"] > 1
+    for found in record["statistics"].values():
+        parts = found["quarters"]
+        assert sum(q["positions"] for q in parts) == n
+        total = sum(q["gain"] * q["positions"] for q in parts) / n
+        assert total == pytest.approx(record["gain"])

@@ -162,6 +162,19 @@ def test_fit_learns_the_result_from_the_features() -> None:
     assert 0 < test.sum() < len(test) and len(np.unique(data.frames[test])) == 1
 
 
+def test_a_fit_goes_on_from_a_starting_nets_weights() -> None:
+    """From ``start`` at a rate of zero the fit keeps its weights (each array where it was,
+    whatever ``hidden`` asks); at a positive rate it moves them."""
+    data = self_play(2, seed=10, agent="search?budget=8")
+    features = position_features(data.positions, SPEC)
+    start = fit(features, data.results, hidden=(6, 3), epochs=1, batch=64, seed=1)
+    kept = fit(features, data.results, hidden=(8, 4), epochs=1, batch=64, rate=0.0, initial=start)
+    moved = fit(features, data.results, epochs=1, batch=64, rate=1e-2, initial=start)
+    for name in ("w1", "b1", "w2", "b2", "w3", "b3"):
+        assert np.array_equal(getattr(kept, name), getattr(start, name)), name
+    assert moved.w1.shape == start.w1.shape and not np.array_equal(moved.w1, start.w1)
+
+
 def test_search_position_plays_legal_shots_by_its_spec(tmp_path: Path) -> None:
     random_net().save(tmp_path / "net.npz")
     agent = make_agent(f"search-position:{tmp_path / 'net.npz'}?budget=12", seed=1)

@@ -54,12 +54,17 @@ def fit(
     batch: int = 2048,
     rate: float = 2e-3,
     seed: int = 0,
+    initial: PositionNet | None = None,
 ) -> PositionNet:
     """A :class:`PositionNet` fitted to ``results`` (the mover's, 1 won, 0 lost) by
-    cross-entropy: minibatch Adam, ``epochs`` passes in a seeded order, light weight decay."""
+    cross-entropy: minibatch Adam, ``epochs`` passes in a seeded order, light weight decay;
+    from ``initial``'s weights (its layers' sizes, not ``hidden``) where given, else from a
+    seeded draw."""
     import torch
 
     torch.manual_seed(seed)
+    if initial is not None:
+        hidden = (initial.w1.shape[1], initial.w2.shape[1])
     model = torch.nn.Sequential(
         torch.nn.Linear(features.shape[1], hidden[0]),
         torch.nn.ReLU(),
@@ -67,10 +72,19 @@ def fit(
         torch.nn.ReLU(),
         torch.nn.Linear(hidden[1], 1),
     )
+    if initial is not None:
+        with torch.no_grad():
+            for param, array in zip(model.parameters(), _torch_order(initial), strict=True):
+                param.copy_(torch.as_tensor(array))
     train_bce(model, features, results, epochs, batch, rate, seed)
     weights = [p.detach().numpy().astype(np.float32) for p in model.parameters()]
     w1, b1, w2, b2, w3, b3 = weights
     return PositionNet(w1.T.copy(), b1, w2.T.copy(), b2, w3.T.copy(), b3)
+
+
+def _torch_order(net: PositionNet) -> list[np.ndarray]:
+    """``net``'s arrays in the order and shapes of :func:`fit`'s torch parameters."""
+    return [net.w1.T, net.b1, net.w2.T, net.b2, net.w3.T, net.b3]
 
 
 def train_bce(
@@ -111,13 +125,17 @@ def fit_and_report(
     seed: int = 0,
     hidden: tuple[int, int] = (64, 32),
     epochs: int = 30,
+    rate: float = 2e-3,
+    initial: PositionNet | None = None,
 ) -> tuple[PositionNet, FitReport]:
-    """Fit a net (:func:`fit`) on the frames of ``data`` not held out and report it on the
-    held-out ones."""
+    """Fit a net (:func:`fit`, from ``initial`` where given) on the frames of ``data`` not held
+    out and report it on the held-out ones."""
     start = time.perf_counter()
     features = position_features(data.positions, spec)
     test = held_out_frames(data.frames, HELD_OUT, seed)
-    net = fit(features[~test], data.results[~test], hidden, epochs, seed=seed)
+    net = fit(
+        features[~test], data.results[~test], hidden, epochs, rate=rate, seed=seed, initial=initial
+    )
     predicted = net.win_chances(features[test])
     base = np.full(int(test.sum()), data.results[~test].mean())
     report = FitReport(

@@ -112,6 +112,8 @@ declare -A agent=(
   [refine-value-a12-b90-r10-4000]="variants:refine?value=$net/net-16core.npz&arms=12&budget=90&refine_budget=90"
   [expert-refine-a12-b90-r10-4000]="expert-refine?arms=12&budget=90&refine=10"
   [refine-value-a12-b60-r8-2000]="variants:refine?value=$net/net-16core.npz&arms=12&budget=60&refine_budget=72"
+  [selfplay-value-a12-b60-r8-2000]="variants:refine?value=$net/net-refine-selfplay.npz&arms=12&budget=60&refine_budget=72"
+  [selfplay-value-a12-b60-r8-4000]="variants:refine?value=$net/net-refine-selfplay.npz&arms=12&budget=60&refine_budget=72"
   [refine-value-a12-b60-r8-4000]="variants:refine?value=$net/net-16core.npz&arms=12&budget=60&refine_budget=72"
   [refine-value-b240-r24-2000]="variants:refine?value=$net/net-16core.npz&budget=240&refine_budget=216"
   [refine-value-shipped-a12-b90-r10-2000]="variants:refine?value=agents/data/position.npz&arms=12&budget=90&refine_budget=90"
@@ -139,7 +141,7 @@ declare -A agent=(
 )
 two="--frames 2000 --seed 2000"
 four="--frames 2000 --seed 4000"
-declare -A extra=([strata-value-a12-b60-r8-2000]=$two [strata-value-a12-b60-r8-4000]=$four [strata-value-a12-b60-r8-5x]="--noise-scale 5" [strata-value-a12-b60-r8-variable]="--noise-scale variable" [strata-a12-b90-r10-2000]=$two [strata-a12-b90-r10-4000]=$four [strata-value-2000]=$two
+declare -A extra=([selfplay-value-a12-b60-r8-2000]=$two [selfplay-value-a12-b60-r8-4000]=$four [strata-value-a12-b60-r8-2000]=$two [strata-value-a12-b60-r8-4000]=$four [strata-value-a12-b60-r8-5x]="--noise-scale 5" [strata-value-a12-b60-r8-variable]="--noise-scale variable" [strata-a12-b90-r10-2000]=$two [strata-a12-b90-r10-4000]=$four [strata-value-2000]=$two
   [refine-value-2000]=$two [refine-value-a12-b90-r10-2000]=$two [refine-value-a12-b90-r10-4000]=$four [expert-refine-a12-b90-r10-4000]=$four [refine-value-a12-b60-r8-2000]=$two [refine-value-a12-b60-r8-4000]=$four [refine-value-b240-r24-2000]=$two [refine-value-halving-a12-b90-r10-2000]=$two [refine-value-halving-a12-b90-r10-4000]=$four [refine-value-refinement-a12-b90-r10-2000]=$two [refine-value-refinement-a12-b90-r10-4000]=$four [refine-value-shipped-a12-b90-r10-2000]=$two [refine-value-wide-a12-b90-r10-2000]=$two [refine-value-a12-b60-r8-5x]="--noise-scale 5" [refine-value-a12-b60-r8-variable]="--noise-scale variable" [distilled-1920-raw-2000]=$two [stroke-policy-2000]=$two [stroke-prior-2000]=$two [expert-refine-r24-2000]=$two [expert-refine-a12-b90-r10-2000]=$two [expert-refine-b240-2000]=$two [expert-refine-b240-r24-2000]=$two [expert-refine-b480-r48-2000]=$two [r2-halve-b120-phase-2000]=$two [r2-halve-b90-2000]=$two [r2-halve-b120-2000]=$two [phase-refine-2000]=$two [phase-refine07-2000]=$two [r2-four-2000]=$two [r2-speed-2000]=$two [r2-side-2000]=$two [r2-aim-2000]=$two [r2-aim2-2000]=$two [expert-refine-arms8-2000]=$two [crn-refine12-b60-2000]=$two [refine8-b90-2000]=$two [crn-refine12-2000]=$two [distilled-1920-gumbel-2000]=$two [distilled-1920b-2000]=$two [distilled-1920x2-2000]=$two [search-budget1920-2000]=$two [distilled-1920-plain-2000]=$two
   [wide-gumbel-b180-a16-2000]=$two [wide-gumbel-b240-a24-2000]=$two [shipped-5x]="--noise-scale 5 --frames 200"
   [expert-refine-5x]="--noise-scale 5" [expert-refine-variable]="--noise-scale variable" [expert-gumbel-5x]="--noise-scale 5" [expert-gumbel-5x-2000]="--noise-scale 5 $two" [expert-gumbel-variable]="--noise-scale variable" [shipped-variable]="--noise-scale variable --frames 200")
