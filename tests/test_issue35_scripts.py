@@ -31,7 +31,15 @@ from kinghill.agents.prior import (
     PriorSearchAgent,
     arm_features,
 )
-from kinghill.agents.search import POT, REFINE_GRID, Arm, candidates, position_value
+from kinghill.agents.search import (
+    MAX_SPEED,
+    POT,
+    REFINE_GRID,
+    SAFETY,
+    Arm,
+    candidates,
+    position_value,
+)
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
 from kinghill.physics import COLOURED, TableSpec, TableState
@@ -279,6 +287,53 @@ def test_the_widened_refinement_halves_the_chosen_pots_strokes(variants: ModuleT
     assert [len(r) for r in rounds[-3:]] == [9, 4, 2]
     assert action in [arm.action for arm in rounds[-3]]
     assert set(map(id, rounds[-1])) <= set(map(id, rounds[-2])) <= set(map(id, rounds[-3]))
+
+
+def _safety_refined(variants: ModuleType, refined: bool) -> tuple[Arm, list, Arm]:
+    """A safety of the search fixture's first position that has one, the batches that
+    ``refine(safeties=refined)``'s refinement of it scored (all under common noise), and the
+    arm it played."""
+    from search_fixture import positions
+
+    agent = variants.refine(0, arms=0, refine_budget=45, safeties=str(refined).lower())
+    view = next(
+        v
+        for _, v in positions()
+        if v.decision is Decision.SHOT and any(c.kind == SAFETY for c in candidates(v))
+    )
+    arms = agent._arms(view)
+    best = arms[[agent.last_candidates[k].kind for k in agent.last_kept].index(SAFETY)]
+    work: list[list[tuple[Arm, int]]] = []
+    score = agent._score
+
+    def counted(view: FrameView, batch: list[tuple[Arm, int]], common: bool = False) -> int:
+        assert common
+        work.append(batch)
+        return score(view, batch, common)
+
+    agent._score = counted  # type: ignore[method-assign]
+    return best, work, agent._widened(view, arms, best)
+
+
+def test_a_chosen_safety_is_refined_at_the_grids_speeds_and_tip_heights(
+    variants: ModuleType,
+) -> None:
+    """With ``safeties=true`` a safety the halving chose and its eight variants of
+    ``REFINE_GRID`` (speed factor, tip height) share ``refine_budget`` simulations evenly under
+    the same deviations, and the best of them is played; without, the safety is played as
+    chosen."""
+    best, work, chosen = _safety_refined(variants, False)
+    assert chosen is best and not work
+    best, work, chosen = _safety_refined(variants, True)
+    (batch,) = work
+    field = [arm for arm, _ in batch]
+    assert [n for _, n in batch] == [5] * 9 and field[0].action == best.action
+    shot = best.action.shot
+    for arm, (factor, spin) in zip(field[1:], REFINE_GRID, strict=True):
+        assert arm.action.shot.phi == shot.phi and arm.action.call == best.action.call
+        assert arm.action.shot.speed == pytest.approx(min(shot.speed * factor, MAX_SPEED))
+        assert arm.action.shot.b == pytest.approx(shot.b + spin)
+    assert chosen is max(field, key=lambda a: a.mean)
 
 
 def test_the_phase_leaf_weighs_a_chance_at_the_colour_alone(variants: ModuleType) -> None:

@@ -13,7 +13,8 @@ guided search whose leaves are scored by a second guided search (two levels of p
 ``stakes`` the guided search with more simulations where a player needs only the colour;
 ``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
 among the variants, more pots, more steps; ``?value=PATH``: a position net at its leaves,
-``&value_at=halving`` or ``refinement`` at one phase's only);
+``&value_at=halving`` or ``refinement`` at one phase's only; ``&safeties=true``: a chosen
+safety refined too);
 ``refine_phase`` ``expert-refine`` with ``phase``'s leaf (``PhaseLeaf``, batched).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
@@ -220,7 +221,9 @@ class RefineSearchAgent(PriorSearchAgent):
     offsets, other steps), the ``top`` pots the halving sampled most (not only the one it
     chose), a successive halving among the variants (``halve``; each round's arms under the
     same deviations) with ``refine_budget`` simulations in all, and ``steps`` rounds around the
-    variant chosen. With the defaults it decides as ``expert-refine`` does. ``refine_leaf``,
+    variant chosen; with ``safeties`` a safety the halving chose is refined too, at the speeds
+    and tip heights of :data:`search.REFINE_GRID`. With the defaults it decides as
+    ``expert-refine`` does. ``refine_leaf``,
     where set, scores the refinement's leaves instead of :attr:`leaf` (a learnt value in one
     phase of the decision only)."""
 
@@ -237,11 +240,13 @@ class RefineSearchAgent(PriorSearchAgent):
         top: int,
         steps: int,
         halve: bool,
+        safeties: bool = False,
     ) -> None:
         # refine=1 only turns the search's refinement step on; _refined below spends refine_budget
         super().__init__(net, seed, budget, arms, halving="gumbel", refine=1, common_noise=True)
         self.grid = GRIDS[grid]
         self.refine_budget, self.top, self.steps, self.halve = refine_budget, top, steps, halve
+        self.safeties = safeties
 
     def _variants(
         self, view: FrameView, pot: search.Candidate, stroke: Stroke
@@ -278,6 +283,9 @@ class RefineSearchAgent(PriorSearchAgent):
     def _widened(self, view: FrameView, arms: list[search.Arm], best: search.Arm) -> search.Arm:
         """The widened refinement of ``best`` (one of ``arms``), as the class says."""
         kinds = {id(a): self.last_candidates[self.last_kept[k]] for k, a in enumerate(arms)}
+        if kinds[id(best)].kind == search.SAFETY and self.safeties:
+            variants = (search._variant(best.action, f, s) for f, s in search.REFINE_GRID)
+            return self._halved(view, [search.Arm(best.action), *map(search.Arm, variants)])
         if kinds[id(best)].kind != search.POT or kinds[id(best)].pot is None:
             return best
         pots = [(best, kinds[id(best)])]
@@ -329,6 +337,11 @@ class RefineSearchAgent(PriorSearchAgent):
             left = left[: max(2, len(left) // 2)]
 
 
+def _flag(value: bool | str) -> bool:
+    """A spec's ``true``/``false`` (or a bool given in Python)."""
+    return value if isinstance(value, bool) else str(value).lower() == "true"
+
+
 VALUE_AT = ("all", "halving", "refinement")
 """Where ``refine``'s ``value`` scores the leaves: everywhere, in the halving, in the
 refinement."""
@@ -348,12 +361,14 @@ def refine(
     value: str = "",
     value_at: str = "all",
     agent_class: type[RefineSearchAgent] = RefineSearchAgent,
+    safeties: bool = False,
 ) -> RefineSearchAgent:
     """``agent_class`` (:class:`RefineSearchAgent` or a subclass) with the prior at ``prior``
     (default ``expert-gumbel``'s), and with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or
     with ``value`` the position net saved there (:class:`PositionValue`) at the leaves of
-    ``value_at`` (``all``, ``halving`` or ``refinement``; the hand-made score at the others);
-    the defaults decide as ``expert-refine`` does (9 arms x 12 samples = 108)."""
+    ``value_at`` (``all``, ``halving`` or ``refinement``; the hand-made score at the others),
+    with ``safeties`` a chosen safety refined as well; the defaults decide as ``expert-refine``
+    does (9 arms x 12 samples = 108)."""
     if int(steps) < 1:
         raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
     if value and float(colour) > 0:
@@ -362,10 +377,9 @@ def refine(
         raise ValueError(f"value_at: one of {', '.join(VALUE_AT)}, got {value_at!r}")
     if value_at != "all" and not value:
         raise ValueError("value_at: names where a value net scores the leaves; give value=PATH")
-    flag = halve if isinstance(halve, bool) else str(halve).lower() == "true"
     agent = agent_class(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
-        int(steps), flag,
+        int(steps), _flag(halve), _flag(safeties),
     )  # fmt: skip
     if float(colour) > 0:
         agent.leaf = PhaseLeaf(float(colour))
