@@ -146,9 +146,11 @@ def measure(frames: int, jobs: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=200)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--frames", type=int, default=200, help="frames of positions, from the measure's first"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--out", type=Path, help="write the record (JSON) here too")
     args = parser.parse_args()
     record = measure(args.frames, args.jobs)
     record["command"] = (

@@ -19,11 +19,11 @@ from kinghill.experiments.training.value_training import HELD_OUT, log_loss
 from kinghill.physics import TableSpec
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-parser.add_argument("h1", type=int)
-parser.add_argument("h2", type=int)
-parser.add_argument("epochs", type=int)
-parser.add_argument("out")
-parser.add_argument("frames", nargs="+")
+parser.add_argument("h1", type=int, help="units of the first hidden layer")
+parser.add_argument("h2", type=int, help="units of the second")
+parser.add_argument("epochs", type=int, help="passes over the positions")
+parser.add_argument("out", help="where to save the net (.npz)")
+parser.add_argument("frames", nargs="+", help="self-play positions (SelfPlay .npz files)")
 parser.add_argument("--start", type=PositionNet.load, help="a position net to go on from")
 parser.add_argument("--rate", type=float, default=2e-3, help="the learning rate")
 args = parser.parse_args()
