@@ -89,9 +89,11 @@ def _rows(frames: range) -> list[dict[str, float]]:
 def bound(gains: np.ndarray, groups: np.ndarray, ratio: float) -> float:
     """What budgets in proportion to each group's mean gain buy over an even spread, as a share
     of the gain of ``ratio`` times the budget everywhere: a gain growing as w log(budget) is
-    best served by budgets in proportion to w, worth sum w log(w / mean w) more."""
-    weights = np.array([max(gains[groups == g].mean(), 1e-9) for g in np.unique(groups)])
-    sizes = np.array([(groups == g).sum() for g in np.unique(groups)])
+    best served by budgets in proportion to w, worth sum w log(w / mean w) more (a group that
+    loses is given almost none)."""
+    masks = [groups == g for g in np.unique(groups)]
+    weights = np.array([max(gains[m].mean(), 1e-9) for m in masks])
+    sizes = np.array([m.sum() for m in masks])
     mean = float((weights * sizes).sum() / sizes.sum())
     return float((sizes * weights * np.log(weights / mean)).sum() / (gains.sum() * math.log(ratio)))
 
@@ -108,17 +110,18 @@ def quarters(rows: list[dict[str, float]], gains: np.ndarray, ratio: float) -> d
     for name in [*STATISTICS, "needed"]:
         x = np.array([r[name] for r in rows])
         groups = np.digitize(x, np.unique(np.quantile(x, [0.25, 0.5, 0.75])))
+        masks = [groups == g for g in np.unique(groups)]
         found[name] = {
             "correlation": float(np.corrcoef(x, gains)[0, 1]) if x.std() > 0 else 0.0,
             "quarters": [
                 {
-                    "from": float(x[groups == g].min()),
-                    "to": float(x[groups == g].max()),
-                    "positions": int((groups == g).sum()),
-                    "gain": float(gains[groups == g].mean()),
-                    "se": _se(gains[groups == g]),
+                    "from": float(x[m].min()),
+                    "to": float(x[m].max()),
+                    "positions": int(m.sum()),
+                    "gain": float(gains[m].mean()),
+                    "se": _se(gains[m]),
                 }
-                for g in np.unique(groups)
+                for m in masks
             ],
             "bound": bound(gains, groups, ratio),
         }
