@@ -697,3 +697,27 @@ def test_the_dear_settings_gain_is_split_by_what_the_cheap_search_saw(
         assert sum(q["positions"] for q in parts) == n
         total = sum(q["gain"] * q["positions"] for q in parts) / n
         assert total == pytest.approx(record["gain"])
+
+
+@pytest.fixture(scope="module")
+def backup_selfplay() -> ModuleType:
+    module = script("backup_selfplay")
+    module.SHARD = 2  # two frames a shard: the shape of the output, not its size
+    return module
+
+
+def test_self_play_keeps_each_position_with_its_result_and_backed_up_value(
+    backup_selfplay: ModuleType,
+) -> None:
+    """Each shot position keeps the frame's result for its mover (the winner's positions 1, the
+    loser's 0) and the kept arm's mean as a chance (1 where every sample won the frame)."""
+    positions, backed = backup_selfplay.play((11, "search?budget=8"))
+    assert len(positions) == len(backed) > 4
+    assert set(np.unique(positions.results)) <= {0.0, 0.5, 1.0}
+    assert ((backed >= 0) & (backed <= 1)).all() and len(np.unique(backed)) > 2
+    for frame in np.unique(positions.frames):
+        mine = positions.frames == frame
+        assert set(np.unique(positions.results[mine])) in ({0.0, 1.0}, {0.5}, {1.0})
+    # the kept arm's value follows the result: positions whose mover won were valued higher
+    won, lost = positions.results == 1.0, positions.results == 0.0
+    assert backed[won].mean() > backed[lost].mean()
