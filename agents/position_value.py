@@ -23,6 +23,7 @@ from kinghill.agents.value import read_net_file
 from kinghill.envs.planning.candidates import best_chances_at
 from kinghill.envs.rules import Decision, Frame
 from kinghill.physics import COLOURED, N_BALLS, WHITES, TableSpec, TableState
+from kinghill.physics.jit import njit
 
 NEEDS = 4
 """Whites still needed are one-hot 0 to 3 (a handicap's more count as 3)."""
@@ -81,27 +82,72 @@ def position_features(positions: Positions, spec: TableSpec) -> np.ndarray:
     chances (:func:`chances`), the share of whites on the table, then the balls' places as
     shares of the table's length and width, turned into the quarter of the table where the
     coloured ball's place is nearer the front cushion and the left (mirror images of a position
-    are worth the same), the whites in order along the length and those off the table last."""
-    n = len(positions.needed)
-    rows = np.zeros((n, N_FEATURES), np.float32)
-    needed = np.minimum(positions.needed, NEEDS - 1).astype(np.int64)
-    rows[np.arange(n), needed[:, 0]] = 1.0
-    rows[np.arange(n), NEEDS + needed[:, 1]] = 1.0
-    rows[:, 2 * NEEDS : 2 * NEEDS + 2] = positions.fouls
-    rows[:, 2 * NEEDS + 2 : 2 * NEEDS + 4] = chances(positions, spec)
-    on = positions.on_table
-    rows[:, 2 * NEEDS + 4] = on[:, WHITES].sum(axis=1) / len(WHITES)
-    shares = np.nan_to_num(positions.places / np.array([spec.length, spec.width]), nan=0.0)
-    flip = shares[:, COLOURED] > 0.5
-    shares = np.where(flip[:, None, :] & on[:, :, None], 1.0 - shares, shares)
-    rows[:, 2 * NEEDS + 5 : 2 * NEEDS + 7] = shares[:, COLOURED]
-    whites = np.array(WHITES)
-    order = np.argsort(np.where(on[:, whites], shares[:, whites, 0], np.inf), axis=1)
-    ordered = np.take_along_axis(shares[:, whites], order[:, :, None], axis=1)
-    ordered_on = np.take_along_axis(on[:, whites], order, axis=1)
-    rows[:, 2 * NEEDS + 7 :] = np.concatenate(
-        [ordered, ordered_on[:, :, None].astype(np.float32)], axis=2
-    ).reshape(n, -1)
+    are worth the same), the whites in order along the length (whites level in length in ball
+    order, so that the rows are the same on every machine) and those off the table last."""
+    return _feature_rows(
+        np.ascontiguousarray(positions.places, np.float64),
+        np.ascontiguousarray(positions.on_table, np.bool_),
+        np.ascontiguousarray(positions.needed, np.int64),
+        np.ascontiguousarray(positions.fouls, np.float64),
+        chances(positions, spec),
+        spec.length,
+        spec.width,
+    )
+
+
+@njit
+def _feature_rows(
+    places: np.ndarray,
+    on_table: np.ndarray,
+    needed: np.ndarray,
+    fouls: np.ndarray,
+    pot_chances: np.ndarray,
+    length: float,
+    width: float,
+) -> np.ndarray:
+    """:func:`position_features`' rows from its parts, compiled: a search's batch of leaves is a
+    few dozen rows, where numpy's calls would cost more than their arithmetic. Shares are
+    float64 until stored; the whites are ordered by a stable insertion sort (``np.argsort``'s
+    order of equal keys differs with the CPU's vector instructions)."""
+    n_whites = N_BALLS - 1
+    rows = np.zeros((places.shape[0], N_FEATURES), np.float32)
+    shares = np.empty((N_BALLS, 2))
+    order = np.empty(n_whites, np.int64)
+    keys = np.empty(n_whites)
+    for k in range(places.shape[0]):
+        rows[k, min(needed[k, 0], NEEDS - 1)] = 1.0
+        rows[k, NEEDS + min(needed[k, 1], NEEDS - 1)] = 1.0
+        for side in range(2):
+            rows[k, 2 * NEEDS + side] = fouls[k, side]
+            rows[k, 2 * NEEDS + 2 + side] = pot_chances[k, side]
+        whites_on = 0
+        for ball in range(1, N_BALLS):
+            whites_on += on_table[k, ball]
+        rows[k, 2 * NEEDS + 4] = whites_on / n_whites
+        for ball in range(N_BALLS):
+            for axis, size in ((0, length), (1, width)):
+                share = places[k, ball, axis] / size
+                shares[ball, axis] = 0.0 if np.isnan(share) else share
+        for axis in range(2):
+            if shares[COLOURED, axis] > 0.5:  # the mirror image nearer the front and the left
+                for ball in range(N_BALLS):
+                    if on_table[k, ball]:
+                        shares[ball, axis] = 1.0 - shares[ball, axis]
+        rows[k, 2 * NEEDS + 5] = shares[COLOURED, 0]
+        rows[k, 2 * NEEDS + 6] = shares[COLOURED, 1]
+        for i in range(n_whites):  # insertion sort along the length, off the table last
+            key = shares[i + 1, 0] if on_table[k, i + 1] else np.inf
+            m = i
+            while m > 0 and keys[m - 1] > key:
+                keys[m], order[m] = keys[m - 1], order[m - 1]
+                m -= 1
+            keys[m], order[m] = key, i + 1
+        for i in range(n_whites):
+            ball = order[i]
+            column = 2 * NEEDS + 7 + 3 * i
+            rows[k, column] = shares[ball, 0]
+            rows[k, column + 1] = shares[ball, 1]
+            rows[k, column + 2] = on_table[k, ball]
     return rows
 
 
@@ -152,6 +198,10 @@ class PositionNet:
         return cls(*(weights[k] for k in LAYERS))
 
 
+_NONE = Positions(np.zeros((0, N_BALLS, 2)), np.zeros((0, N_BALLS), bool), *[np.zeros((0, 2))] * 2)
+"""No positions: what :class:`PositionValue` asks for to load the features' kernel."""
+
+
 @dataclass(frozen=True)
 class PositionValue:
     """A leaf score for the search from a :class:`PositionNet`: a result counts fully (1 won,
@@ -162,6 +212,10 @@ class PositionValue:
     (:meth:`many`)."""
 
     net: PositionNet
+
+    def __post_init__(self) -> None:
+        """Loads (or compiles, once per installation) the features' kernel before any search."""
+        position_features(_NONE, TableSpec())
 
     def __call__(self, frame: Frame, state: TableState, me: int) -> float:
         return self.many([(frame, state)], me)[0]

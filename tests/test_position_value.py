@@ -95,6 +95,21 @@ def test_mirror_images_and_renumbered_whites_have_the_same_features() -> None:
         np.testing.assert_allclose(row, rows[0], atol=1e-5)
 
 
+def test_whites_level_in_length_come_in_ball_order_on_any_machine() -> None:
+    """Racked whites that have not moved lie level in length; ``np.argsort`` orders equal keys
+    by the CPU's vector instructions (AVX-512 or not), so the features order them by ball
+    number: the same rows, and the same search, on every machine."""
+    rack = TableState.rack()
+    rows = position_features(as_positions(rack, (7, 7), (0, 0)), SPEC)
+    row = dict(zip(FEATURES, rows[0], strict=True))
+    shares = rack.positions / (SPEC.length, SPEC.width)
+    shares = np.where(shares[0] > 0.5, 1.0 - shares, shares)  # the quarter the features turn to
+    whites = sorted(WHITES, key=lambda b: (shares[b, 0], b))  # those level by number
+    for k, ball in enumerate(whites):
+        assert (row[f"white_{k}_x"], row[f"white_{k}_y"]) == pytest.approx(tuple(shares[ball]))
+    assert len({round(x, 9) for x in rack.positions[list(WHITES), 0]}) < len(WHITES)  # ties
+
+
 def test_net_round_trips_and_bad_files_are_refused(tmp_path: Path) -> None:
     net = random_net()
     net.save(tmp_path / "net.npz")
