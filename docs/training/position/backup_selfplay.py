@@ -24,7 +24,7 @@ from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.position_data import SelfPlay
 from kinghill.experiments.training.position_training import fit
 from kinghill.experiments.training.tasks import concatenated, held_out_frames
-from kinghill.experiments.training.value_training import HELD_OUT
+from kinghill.experiments.training.value_training import HELD_OUT, log_loss
 from kinghill.physics import N_BALLS, NoiseModel, TableSpec
 
 SHARD = 25
@@ -107,9 +107,7 @@ def main() -> None:
     print(f"{len(data)} positions; held-out mean squared error {np.mean(error**2):.4f}", end="; ")
     for name, chosen in (("fitted", net), ("start", start)):
         if chosen is not None:
-            p = np.clip(chosen.win_chances(features[test]), 1e-6, 1 - 1e-6)
-            y = data.results[test]
-            loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+            loss = log_loss(chosen.win_chances(features[test]), data.results[test])
             print(f"{name}: held-out log loss against the results {loss:.4f}", end="; ")
     print()
     net.save(args.net)
