@@ -194,6 +194,10 @@ class PriorSearchAgent(SearchAgent):
     :func:`~kinghill.agents.search.candidates`' order), for an expert's record.
     """
 
+    c_scale: float = GUMBEL_C_SCALE
+    """The ``gumbel`` halving's weight of the mean against the logits (a research variant may
+    set another: docs/training/position/variants.py)."""
+
     def __init__(
         self,
         net: PriorNet,
@@ -266,7 +270,7 @@ class PriorSearchAgent(SearchAgent):
     def _ranked(self, arms: list[Arm]) -> list[Arm]:
         if not self.gumbel:
             return super()._ranked(arms)
-        scale = (GUMBEL_C_VISIT + max(a.count for a in arms)) * GUMBEL_C_SCALE / 2
+        scale = (GUMBEL_C_VISIT + max(a.count for a in arms)) * self.c_scale / 2
         return sorted(arms, key=lambda a: a.prior + scale * (a.mean + 1), reverse=True)
 
 

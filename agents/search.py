@@ -543,7 +543,7 @@ class SearchAgent:
             counts = {n for _, n in work}
             if len(counts) != 1:
                 raise ValueError(f"common noise: every arm sampled as often, got {sorted(counts)}")
-            deviations = np.tile(self.rng.standard_normal((counts.pop(), 4)), (len(work), 1))
+            deviations = np.tile(self._deviations(counts.pop()), (len(work), 1))
         plays = noisy_outcomes(
             view.frame, view.state, actions, self.rng, self.noise, self._rulings, deviations
         )
@@ -553,6 +553,12 @@ class SearchAgent:
                 arm.total += value
                 arm.count += 1
         return len(actions)
+
+    def _deviations(self, n: int) -> np.ndarray:
+        """``n`` standard-normal deviations of the cue that every arm of a common-noise batch
+        is sampled with, rows (phi, speed, a, b) (a research variant may draw them otherwise:
+        docs/training/position/variants.py)."""
+        return self.rng.standard_normal((n, 4))
 
     def _candidates(self, view: FrameView) -> list[ShotAction]:
         """The actions of :func:`candidates` of its set, the pots' aim calibrated."""

@@ -10,7 +10,9 @@ can score its leaves. The phase leaf
 halving by strata (strata.py): a pot valued from the same samples by its made and missed
 ones, its make rate shrunk towards a net's chance, fitted to collected make rates. The
 self-play with two targets (backup_selfplay.py): each position's result for its mover and the
-search's backed-up value."""
+search's backed-up value. The common noise drawn as a Latin hypercube (``refine?draws=latin``):
+standard normal deviations spread over their quantiles.
+"""
 
 from __future__ import annotations
 
@@ -208,6 +210,65 @@ def test_the_refinement_with_a_value_scores_its_leaves_by_the_position_net(
         assert shipped.act(view) == agent.act(view)
     with pytest.raises(ValueError, match="one leaf"):
         variants.refine(0, colour=1.0, value=str(path))
+
+
+@pytest.mark.parametrize("n", [1, 2, 8, 9])
+def test_latin_draws_meet_each_of_a_deviations_n_quantile_strata_once(
+    variants: ModuleType, n: int
+) -> None:
+    from scipy.special import ndtr
+
+    draws = variants.latin_normal(np.random.default_rng(n), n)
+    assert draws.shape == (n, 4)
+    for column in np.floor(ndtr(draws) * n).astype(int).T:
+        assert sorted(column.tolist()) == list(range(n))
+    rng = np.random.default_rng(7)
+    many = np.concatenate([variants.latin_normal(rng, 5) for _ in range(4000)])
+    assert np.allclose(many.mean(axis=0), 0.0, atol=0.02)  # 20,000 draws: the s.e. is 0.007
+    assert np.allclose(many.std(axis=0), 1.0, atol=0.02)
+    assert abs(np.corrcoef(many.T)[0, 1]) < 0.05  # the columns' strata shuffled apart
+
+
+def test_latin_draws_estimate_a_pot_with_less_luck_and_keep_common_noise_common(
+    variants: ModuleType,
+) -> None:
+    """``refine?draws=latin``: a pot's mean over 8 samples varies less from seed to seed than
+    over independent draws, about the same mean; every arm of a batch still meets the same
+    luck."""
+    from search_fixture import positions
+
+    view = positions()[0][1]
+    pot = next(c for c in candidates(view) if c.kind == POT)
+    means: dict[str, list[float]] = {"independent": [], "latin": []}
+    for way, found in means.items():
+        for seed in range(60):
+            agent = variants.refine(seed, draws=way)
+            arms = [Arm(agent.prepared(view.state, pot)) for _ in range(2)]
+            agent._score(view, [(arm, 8) for arm in arms], common=True)
+            assert arms[0].total == arms[1].total
+            found.append(arms[0].mean)
+    independent, other = np.array(means["independent"]), np.array(means["latin"])
+    assert abs(other.mean() - independent.mean()) < 3 * independent.std() / np.sqrt(60)
+    assert other.var() < 0.7 * independent.var()
+    with pytest.raises(ValueError, match="draws"):
+        variants.refine(0, draws="sobol")
+
+
+def test_the_halvings_weight_of_the_mean_against_the_prior_is_the_variants_to_set(
+    variants: ModuleType,
+) -> None:
+    """``refine?c_scale=W``: the Gumbel halving ranks its arms by logit + W-scaled mean; at 0 by
+    the prior alone, at the default as ``expert-refine`` (Gumbel MuZero's 1)."""
+    assert variants.refine(0).c_scale == 1.0
+    agent = variants.refine(0, c_scale=0.0)
+    frame, state = midframe()
+    shot = candidates(FrameView(state, frame, 1))[0].action
+    arms = [Arm(shot, prior=p) for p in (0.5, 2.0, 1.0)]
+    for arm, total in zip(arms, (1.0, -1.0, 0.0), strict=True):
+        arm.total, arm.count = total, 1
+    assert [a.prior for a in agent._ranked(arms)] == [2.0, 1.0, 0.5]
+    agent.c_scale = 1.0  # (50 + 1) / 2 a unit of mean outweighs the logits' spread of 1.5
+    assert [a.prior for a in agent._ranked(arms)] == [0.5, 1.0, 2.0]
 
 
 @pytest.mark.parametrize("value_at", ["halving", "refinement"])
@@ -723,3 +784,36 @@ def test_self_play_keeps_each_position_with_its_result_and_backed_up_value(
     # the kept arm's value follows the result: positions whose mover won were valued higher
     won, lost = positions.results == 1.0, positions.results == 0.0
     assert backed[won].mean() > backed[lost].mean()
+
+
+@pytest.fixture(scope="module")
+def chance_features() -> ModuleType:
+    return script("chance_features")
+
+
+@pytest.mark.parametrize("needed", [(2, 1), (0, 3), (1, 0)])
+def test_the_ball_by_ball_chances_have_the_best_chance_as_their_best(
+    chance_features: ModuleType, needed: tuple[int, int]
+) -> None:
+    """Each player's chances ball by ball are at its own target only (a player needing no
+    white: the coloured ball alone), and the best of them is the position net's chance
+    feature for that player."""
+    from kinghill.agents.position_value import Positions, chances
+
+    rng = np.random.default_rng(5)
+    spec = TableSpec()
+    places = rng.uniform([0.2, 0.2], [spec.length - 0.2, spec.width - 0.2], size=(6, 8, 2))
+    on = np.ones((6, 8), bool)
+    on[:, 4] = False
+    positions = Positions(places, on, np.array([needed] * 6), np.zeros((6, 2)))
+    found = chance_features.target_chances(positions, spec)
+    assert found.shape == (6, 2, 8) and (found[:, :, 4] == 0).all()
+    whites = [ball for ball in range(8) if ball != COLOURED]
+    for side in range(2):
+        target, other = ([COLOURED], whites) if needed[side] == 0 else (whites, [COLOURED])
+        assert (found[:, side, other] == 0).all() and (found[:, side, target] > 0).any()
+    assert np.allclose(found.max(axis=2), chances(positions, spec))
+    rows = chance_features.chance_features(found)
+    assert rows.shape == (6, 10)
+    assert np.allclose(rows[:, [0, 3]], found.max(axis=2))
+    assert ((rows[:, 6:] >= 0) & (rows[:, 6:] <= 1)).all()

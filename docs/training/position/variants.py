@@ -14,7 +14,7 @@ guided search whose leaves are scored by a second guided search (two levels of p
 ``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
 among the variants, more pots, more steps; ``?value=PATH``: a position net at its leaves,
 ``&value_at=halving`` or ``refinement`` at one phase's only; ``&safeties=true``: a chosen
-safety refined too);
+safety refined too; ``&draws=latin``: the common noise drawn as a Latin hypercube);
 ``refine_phase`` ``expert-refine`` with ``phase``'s leaf (``PhaseLeaf``, batched).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
@@ -25,12 +25,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+from scipy.special import ndtri
 
 import kinghill.agents.search as search
 from kinghill.agents import make_agent
 from kinghill.agents.builtins import data_path
 from kinghill.agents.position_value import PositionNet, PositionValue
-from kinghill.agents.prior import PriorNet, PriorSearchAgent
+from kinghill.agents.prior import GUMBEL_C_SCALE, PriorNet, PriorSearchAgent
 from kinghill.envs import Action, FrameView, ShotAction
 from kinghill.envs.planning.candidates import best_chances
 from kinghill.envs.rules import Decision, Frame
@@ -228,6 +229,13 @@ class RefineSearchAgent(PriorSearchAgent):
     phase of the decision only)."""
 
     refine_leaf: search.LeafValue | None = None
+    draws: str = "independent"
+    """How a batch's common deviations of the cue are drawn: one of :data:`DRAWS`."""
+
+    def _deviations(self, n: int) -> np.ndarray:
+        if self.draws == "latin":
+            return latin_normal(self.rng, n)
+        return super()._deviations(n)
 
     def __init__(
         self,
@@ -342,6 +350,22 @@ def _flag(value: bool | str) -> bool:
     return value if isinstance(value, bool) else str(value).lower() == "true"
 
 
+DRAWS = ("independent", "latin")
+"""How ``refine``'s common deviations of the cue are drawn: independently (the search's own
+way) or as a Latin hypercube (:func:`latin_normal`)."""
+
+
+def latin_normal(rng: np.random.Generator, n: int) -> np.ndarray:
+    """``n`` standard-normal deviations of the cue (rows: phi, speed, a, b) as a randomised
+    Latin hypercube: in each column one draw from each of the ``n`` equal-probability strata of
+    the normal, the strata shuffled column by column. Each draw is a standard normal, so a mean
+    over them is unbiased; over a shot whose outcome turns on one deviation (a pot on its aim)
+    it varies less than a mean over independent draws."""
+    strata = rng.permuted(np.tile(np.arange(n), (4, 1)), axis=1).T
+    shares = (strata + rng.random((n, 4))) / n
+    return ndtri(np.clip(shares, 2.0**-53, 1.0 - 2.0**-53))  # never a share of 0 or 1 (+-inf)
+
+
 VALUE_AT = ("all", "halving", "refinement")
 """Where ``refine``'s ``value`` scores the leaves: everywhere, in the halving, in the
 refinement."""
@@ -362,13 +386,17 @@ def refine(
     value_at: str = "all",
     agent_class: type[RefineSearchAgent] = RefineSearchAgent,
     safeties: bool = False,
+    draws: str = "independent",
+    c_scale: float = GUMBEL_C_SCALE,
 ) -> RefineSearchAgent:
     """``agent_class`` (:class:`RefineSearchAgent` or a subclass) with the prior at ``prior``
     (default ``expert-gumbel``'s), and with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or
     with ``value`` the position net saved there (:class:`PositionValue`) at the leaves of
     ``value_at`` (``all``, ``halving`` or ``refinement``; the hand-made score at the others),
-    with ``safeties`` a chosen safety refined as well; the defaults decide as ``expert-refine``
-    does (9 arms x 12 samples = 108)."""
+    with ``safeties`` a chosen safety refined as well, with ``draws`` the deviations of the cue
+    drawn as :data:`DRAWS` names, ``c_scale`` the halving's weight of the mean against the
+    prior's logits (:attr:`~kinghill.agents.prior.PriorSearchAgent.c_scale`); the defaults
+    decide as ``expert-refine`` does (9 arms x 12 samples = 108)."""
     if int(steps) < 1:
         raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
     if value and float(colour) > 0:
@@ -381,6 +409,10 @@ def refine(
         _prior(prior), seed, int(budget), int(arms), str(grid), int(refine_budget), int(top),
         int(steps), _flag(halve), _flag(safeties),
     )  # fmt: skip
+    if draws not in DRAWS:
+        raise ValueError(f"draws: one of {', '.join(DRAWS)}, got {draws!r}")
+    agent.draws = str(draws)
+    agent.c_scale = float(c_scale)
     if float(colour) > 0:
         agent.leaf = PhaseLeaf(float(colour))
     if value:
