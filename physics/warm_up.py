@@ -45,10 +45,15 @@ def warm_up() -> float:
     trajectory_of(raw.segments, 30.0)
     radius, cues = state.spec.radius, np.array([1])
     shots = np.array([[shot.phi, shot.speed, shot.a, shot.b]])
-    play_batch(table, state.positions[None], state.on_table[None], cues, shots, radius)
-    play_departures(
-        table, state.positions, state.on_table, cues, shots, radius, np.array([2]), 30.0
-    )
+    # numba compiles a kernel once for read-only arrays (a TableState's own) and once for
+    # writable ones (a batch's copies, or a table unpickled in an agent's process): both here,
+    # so that neither is compiled in some agent's first decision, on its clock
+    for places, on_table in (
+        (state.positions, state.on_table),
+        (state.positions.copy(), state.on_table.copy()),
+    ):
+        play_batch(table, places[None], on_table[None], cues, shots, radius)
+        play_departures(table, places, on_table, cues, shots, radius, np.array([2]), 30.0)
     seconds = time.perf_counter() - start
     if cold:
         print(f" done in {seconds:.0f} s", file=sys.stderr, flush=True)

@@ -33,3 +33,45 @@ def test_a_cold_compile_is_announced_once_then_the_cache_serves(tmp_path: Path) 
     assert second.returncode == 0, second.stderr
     assert "kinghill:" not in second.stderr
     assert second.stdout == first.stdout  # the same shot, the same log length
+
+
+AGENT_PROCESS = """
+import pickle, sys
+sys.path.insert(0, {tests!r})
+from numba.core.registry import CPUDispatcher
+from frame_support import midframe
+from kinghill.agents import make_agent
+from kinghill.envs import FrameView
+from kinghill.envs.planning import warm_up
+
+def specialisations():
+    return {{
+        (module, name): len(kernel.signatures)
+        for module, found in list(sys.modules.items()) if module.startswith("kinghill")
+        for name, kernel in list(vars(found).items()) if isinstance(kernel, CPUDispatcher)
+    }}
+
+warm_up()
+agents = [make_agent(spec, 1) for spec in ("search", "expert-refine", "search-position")]
+before = specialisations()
+frame, state = midframe()
+view = pickle.loads(pickle.dumps(FrameView(state, frame, frame.to_move)))  # as a seat gets it
+assert view.state.positions.flags.writeable
+for agent in agents:
+    agent.act(view)
+after = specialisations()
+print(sorted(key for key in after if after[key] != before.get(key, 0)))
+"""
+
+
+def test_warm_up_compiles_what_an_agent_process_plays_with() -> None:
+    """An agent in its own process gets the table unpickled, its arrays writable where a
+    TableState's own are read-only, and numba compiles a kernel once for each: the warm-up
+    makes both, so no kernel is compiled (or loaded) in an agent's first decision, on its
+    clock (it was: 3 to 4 seconds, the first time after an install)."""
+    script = AGENT_PROCESS.format(tests=str(Path(__file__).parent))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from kinghill.envs.planning.candidates import best_chances, pots
+from kinghill.envs.planning.candidates import best_chances, pots, rolling_speed_needed
 from kinghill.envs.planning.pot_kernel import best_chances as best_chances_kernel
 from kinghill.envs.planning.pot_kernel import find_pots
 from kinghill.envs.planning.safety_kernel import find_safeties
@@ -41,6 +41,7 @@ def warm_up() -> float:
     state = TableState.rack()
     balls = [int(b) for b in np.flatnonzero(state.on_table)]
     pots(state, balls, balls, doubles=True, abricols=True, min_chance=0.1)
+    rolling_speed_needed(1.0, 0.5, 0.1)  # called from Python with floats: its own machine code
     whites = state.on_table.copy()
     whites[COLOURED] = False
     best_chances([state], whites[None], whites[None])
