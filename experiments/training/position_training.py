@@ -65,13 +65,7 @@ def fit(
     torch.manual_seed(seed)
     if initial is not None:
         hidden = (initial.w1.shape[1], initial.w2.shape[1])
-    model = torch.nn.Sequential(
-        torch.nn.Linear(features.shape[1], hidden[0]),
-        torch.nn.ReLU(),
-        torch.nn.Linear(hidden[0], hidden[1]),
-        torch.nn.ReLU(),
-        torch.nn.Linear(hidden[1], 1),
-    )
+    model = two_layers(features.shape[1], hidden)
     if initial is not None:
         with torch.no_grad():
             for param, array in zip(model.parameters(), _torch_order(initial), strict=True):
@@ -80,6 +74,20 @@ def fit(
     weights = [p.detach().numpy().astype(np.float32) for p in model.parameters()]
     w1, b1, w2, b2, w3, b3 = weights
     return PositionNet(w1.T.copy(), b1, w2.T.copy(), b2, w3.T.copy(), b3)
+
+
+def two_layers(inputs: int, hidden: tuple[int, int]) -> torch.nn.Sequential:
+    """The position net's shape in torch: two ReLU layers of ``hidden`` units and one logit,
+    on rows of ``inputs`` features (drawn from torch's generator as seeded by the caller)."""
+    import torch
+
+    return torch.nn.Sequential(
+        torch.nn.Linear(inputs, hidden[0]),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden[0], hidden[1]),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden[1], 1),
+    )
 
 
 def _torch_order(net: PositionNet) -> list[np.ndarray]:

@@ -20,7 +20,7 @@ import numpy as np
 from kinghill.agents.position_value import Positions, position_features
 from kinghill.envs.planning.candidates import best_chances_at
 from kinghill.experiments.training.position_data import SelfPlay
-from kinghill.experiments.training.position_training import train_bce
+from kinghill.experiments.training.position_training import train_bce, two_layers
 from kinghill.experiments.training.tasks import concatenated, held_out_frames
 from kinghill.experiments.training.value_training import HELD_OUT, log_loss
 from kinghill.physics import COLOURED, N_BALLS, WHITES, TableSpec
@@ -66,17 +66,12 @@ def fitted_chances(
 ) -> np.ndarray:
     """The held-out rows' (``test``) win chances by a net of ``net-16core``'s shape (ReLU
     layers of 64 and 32) fitted to the other rows as :func:`~kinghill.experiments.training.
-    position_training.fit` fits one (its :func:`train_bce`, seed 0), of any width."""
+    position_training.fit` fits one (:func:`two_layers`, :func:`train_bce`, seed 0), of any
+    width."""
     import torch
 
     torch.manual_seed(0)
-    model = torch.nn.Sequential(
-        torch.nn.Linear(features.shape[1], 64),
-        torch.nn.ReLU(),
-        torch.nn.Linear(64, 32),
-        torch.nn.ReLU(),
-        torch.nn.Linear(32, 1),
-    )
+    model = two_layers(features.shape[1], (64, 32))
     train_bce(model, features[~test], results[~test], epochs, batch=2048, rate=2e-3)
     with torch.no_grad():
         logits = model(torch.as_tensor(features[test], dtype=torch.float32))[:, 0]
