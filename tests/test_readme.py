@@ -15,7 +15,14 @@ BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 
 def test_readme_is_a_front_page() -> None:
     assert len(README.splitlines()) <= 350
-    assert "python3 -m pytest -q" in README
+    assert "python3 -m pytest -q -n auto" in README
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """CI runs the suite as the README tells a user to (the second of its two commands)."""
+    command = next(line for line in README.splitlines() if line.startswith("python3 -m pytest"))
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert any(line.split("  #")[0] == command for line in ci), command
 
 
 def test_readme_has_a_python_example() -> None:
