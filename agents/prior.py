@@ -22,6 +22,9 @@ from typing import Any
 import numpy as np
 
 from kinghill.agents.learned_break import LearnedBreak
+from kinghill.agents.position_value import FEATURES as POSITION_NET_FEATURES
+from kinghill.agents.position_value import LAYERS as POSITION_LAYERS
+from kinghill.agents.position_value import PositionNet, PositionValue
 from kinghill.agents.search import (
     CLOCK_MARGIN,
     KICK,
@@ -133,8 +136,9 @@ def arm_features(view: FrameView, found: list[Candidate]) -> np.ndarray:
 @dataclass(frozen=True)
 class PriorNet:
     """A two-layer tanh network giving each candidate shot a logit (``w1``: features x hidden,
-    ``w2``: hidden x 1), optionally the leaf value learnt beside it and the break learnt for the
-    rack."""
+    ``w2``: hidden x 1), optionally the leaf value learnt beside it, a net of the whole position
+    to score the leaves with instead (:class:`~kinghill.agents.position_value.PositionNet`,
+    ``expert-position``'s) and the break learnt for the rack."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -142,6 +146,7 @@ class PriorNet:
     b2: np.ndarray
     value: ValueNet | None = None
     break_shot: LearnedBreak | None = None
+    position: PositionNet | None = None
 
     def __post_init__(self) -> None:
         check_layers(self.w1, self.b1, self.w2, self.b2, N_FEATURES, "prior net")
@@ -157,6 +162,9 @@ class PriorNet:
             arrays |= {f"value_{k}": getattr(self.value, k) for k in LAYERS}
         if self.break_shot is not None:
             arrays |= self.break_shot.arrays()
+        if self.position is not None:
+            arrays |= {f"position_{k}": getattr(self.position, k) for k in POSITION_LAYERS}
+            arrays["position_features"] = np.array(POSITION_NET_FEATURES)
         np.savez(path, features=np.array(FEATURES), **arrays)
 
     @classmethod
@@ -171,14 +179,30 @@ class PriorNet:
         if "value_w1" in weights:
             value = ValueNet(*(weights[f"value_{k}"] for k in LAYERS))
         w1, b1, w2, b2 = (weights[k] for k in LAYERS)
-        return cls(w1, b1, w2, b2, value=value, break_shot=LearnedBreak.read(path))
+        learnt = LearnedBreak.read(path)
+        return cls(w1, b1, w2, b2, value, learnt, _position_net(path, weights))
+
+
+def _position_net(path: str | Path, weights: dict[str, np.ndarray]) -> PositionNet | None:
+    """The position net a prior net's file at ``path`` holds beside it (None: none).
+
+    :raises ValueError: it is not a position net for this version's features."""
+    if "position_w1" not in weights:
+        return None
+    with np.load(path) as data:
+        found = data["position_features"] if "position_features" in data.files else ()
+        names = tuple(str(n) for n in found)
+    if names != POSITION_NET_FEATURES:
+        raise ValueError(f"{path}: its position net's features {names} are not this version's")
+    return PositionNet(*(weights[f"position_{k}"] for k in POSITION_LAYERS))
 
 
 class PriorSearchAgent(SearchAgent):
     """The search over the ``arms`` candidate shots its prior net rates best (all of them with
     ``arms=0``), scored at its leaves by the hand-made
     :func:`~kinghill.agents.search.position_value`, or with ``value`` by the net's learnt value
-    (it costs about twice as much a leaf). The clock, the 10.4
+    (it costs about twice as much a leaf), or by the net of the whole position its file holds
+    where it holds one (``expert-position``). The clock, the 10.4
     choice and the budget work as in :class:`SearchAgent`. It breaks as the search does, with the
     learnt break on the rack it was learnt on: the net's own when its file holds one, else the
     package's (``learned_break=False``: the hand-made break).
@@ -220,7 +244,9 @@ class PriorSearchAgent(SearchAgent):
         if halving not in HALVINGS:
             raise ValueError(f"halving: one of {', '.join(HALVINGS)}, got {halving!r}")
         leaf: LeafValue = position_value
-        if value and net.value is not None:
+        if value and net.position is not None:
+            leaf = PositionValue(net.position)
+        elif value and net.value is not None:
             leaf = LearnedValue(net.value)
         super().__init__(
             seed,

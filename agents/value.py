@@ -135,7 +135,9 @@ def read_net_file(
     try:
         with np.load(path) as data:
             names = tuple(str(n) for n in data["features"])
-            weights = {k: np.asarray(data[k], np.float32) for k in data.files if k != "features"}
+            weights = {  # the features' names are text; a file may name a second net's too
+                k: np.asarray(data[k], np.float32) for k in data.files if not k.endswith("features")
+            }
         missing = [k for k in LAYERS if k not in weights]
         if missing:
             raise KeyError(f"no {', '.join(missing)}")

@@ -14,6 +14,7 @@ import pytest
 from net_weights import random_layers
 
 from kinghill.agents import AgentSpecError, check_agent, make_agent
+from kinghill.agents.builtins import data_path
 from kinghill.agents.learned_break import LearnedBreak
 from kinghill.agents.prior import (
     ARM_FEATURES,
@@ -23,7 +24,7 @@ from kinghill.agents.prior import (
     PriorSearchAgent,
     arm_features,
 )
-from kinghill.agents.search import KICK, POT, SAFETY, SearchAgent, candidates
+from kinghill.agents.search import KICK, POT, SAFETY, SearchAgent, candidates, position_value
 from kinghill.agents.value import LearnedValue
 from kinghill.envs import ChoiceAction, FrameView, Game, ShotAction
 from kinghill.envs.game.decision_clock import DecisionClock
@@ -85,6 +86,32 @@ def test_net_round_trips_and_bad_files_are_refused(tmp_path: Path, net_file: Pat
         PriorNet(np.zeros((3, 2)), np.zeros(2), np.zeros((2, 1)), np.zeros(1))
     with pytest.raises(AgentSpecError, match="missing.npz: nothing there"):
         check_agent("expert:missing.npz")
+
+
+def test_a_prior_nets_file_carries_a_position_net_for_its_leaves(
+    tmp_path: Path, net_file: Path
+) -> None:
+    """A prior net saved with a position net beside it (``expert-position``'s file) loads with
+    it, and ``value=true`` scores the leaves with it rather than with a learnt value the file
+    also holds; a position net of other features is refused by name."""
+    from kinghill.agents.position_value import FEATURES as POSITION_FEATURES
+    from kinghill.agents.position_value import PositionNet, PositionValue
+
+    shipped = PositionNet.load(data_path("position.npz"))
+    both = replace(PriorNet.load(net_file), value=fit_value_net(), position=shipped)
+    both.save(tmp_path / "both.npz")
+    net = PriorNet.load(tmp_path / "both.npz")
+    assert net.position is not None and np.array_equal(net.position.w3, shipped.w3)
+    leaf = PriorSearchAgent(net, value=True).leaf
+    assert isinstance(leaf, PositionValue) and leaf.net == net.position
+    assert PriorSearchAgent(net).leaf is position_value
+    assert PriorSearchAgent(replace(net, position=None), value=True).leaf.__class__ is LearnedValue
+    with np.load(tmp_path / "both.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["position_features"] = np.array(tuple(reversed(POSITION_FEATURES)))
+    np.savez(tmp_path / "other.npz", **arrays)
+    with pytest.raises(ValueError, match="position net's features"):
+        PriorNet.load(tmp_path / "other.npz")
 
 
 def test_the_guided_search_simulates_only_the_shots_its_net_rates_best(net_file: Path) -> None:

@@ -212,6 +212,34 @@ def test_the_refinement_with_a_value_scores_its_leaves_by_the_position_net(
         variants.refine(0, colour=1.0, value=str(path))
 
 
+def test_expert_position_is_the_equal_time_player_its_file_made_by_ship_expert_position(
+    variants: ModuleType, tmp_path: Path
+) -> None:
+    """The shipped ``expert-position`` is the player measured at equal time,
+    ``variants:refine?value=net-16core.npz&arms=12&budget=60&refine_budget=72``: its file is
+    what ship_expert_position.py makes of ``expert-gumbel``'s net and ``net-16core`` (array for
+    array), and it plays the same actions, seeded alike, as the variant it ships."""
+    from search_fixture import positions
+
+    from kinghill.agents import make_agent
+
+    made = tmp_path / "expert-position.npz"
+    argv = [str(data_path("expert-gumbel.npz")), str(SCRIPTS / "net-16core.npz"), str(made)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "argv", ["ship_expert_position.py", *argv])
+        script("ship_expert_position").main()
+    with np.load(made) as ours, np.load(data_path("expert-position.npz")) as shipped:
+        assert sorted(ours.files) == sorted(shipped.files)
+        assert all(np.array_equal(ours[k], shipped[k]) for k in ours.files)
+    net = str(SCRIPTS / "net-16core.npz")
+    measured = variants.refine(0, value=net, arms=12, budget=60, refine_budget=72)
+    agent = make_agent("expert-position", 0)
+    for seed, view in [(s, v) for s, v in positions() if v.decision is Decision.SHOT][:12]:
+        agent.reset(seed)
+        measured.reset(seed)
+        assert agent.act(view) == measured.act(view)
+
+
 @pytest.mark.parametrize("n", [1, 2, 8, 9])
 def test_latin_draws_meet_each_of_a_deviations_n_quantile_strata_once(
     variants: ModuleType, n: int

@@ -45,6 +45,7 @@ def test_the_shipped_models_are_in_the_package_with_their_runs() -> None:
         "expert",
         "expert-gumbel",
         "expert-refine",
+        "expert-position",
         "expert-policy",
         "search-value",
         "search-position",
