@@ -248,6 +248,11 @@ class PriorSearchAgent(SearchAgent):
             leaf = PositionValue(net.position)
         elif value and net.value is not None:
             leaf = LearnedValue(net.value)
+        elif value:
+            raise ValueError(
+                "value=true: the prior net holds no learnt value to score the leaves with "
+                "(neither a value net nor a position net); leave value false"
+            )
         super().__init__(
             seed,
             budget,

@@ -133,6 +133,10 @@ def test_the_guided_search_simulates_only_the_shots_its_net_rates_best(net_file:
     assert len(plain.last_arms) == len(found)
     with pytest.raises(ValueError, match="arms"):
         PriorSearchAgent(net, arms=-1)
+    with pytest.raises(ValueError, match="holds no learnt value"):
+        PriorSearchAgent(net, value=True)  # the file has no value: refused, not played without
+    with pytest.raises(AgentSpecError, match="holds no learnt value"):
+        make_agent(f"expert:{net_file}?value=true", 0)
     valued = replace(net, value=fit_value_net())
     assert isinstance(PriorSearchAgent(valued, value=True).leaf, LearnedValue)
     assert not isinstance(PriorSearchAgent(valued).leaf, LearnedValue)
