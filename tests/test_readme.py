@@ -25,6 +25,14 @@ def test_ci_runs_the_readmes_test_command() -> None:
     assert any(line.split("  #")[0] == command for line in ci), command
 
 
+def test_readme_names_every_shipped_model() -> None:
+    """The front page lists the models that play by name (``kinghill agents``' shipped ones)."""
+    from kinghill.agents.builtins import shipped
+
+    missing = [b.name for b in shipped() if f"`{b.name}`" not in README]
+    assert not missing, missing
+
+
 def test_readme_has_a_python_example() -> None:
     assert BLOCKS
 
