@@ -103,9 +103,9 @@ def test_a_prior_nets_file_carries_a_position_net_for_its_leaves(
     net = PriorNet.load(tmp_path / "both.npz")
     assert net.position is not None and np.array_equal(net.position.w3, shipped.w3)
     leaf = PriorSearchAgent(net, value=True).leaf
-    assert isinstance(leaf, PositionValue) and leaf.net == net.position
+    assert isinstance(leaf, PositionValue) and leaf.net is net.position
     assert PriorSearchAgent(net).leaf is position_value
-    assert PriorSearchAgent(replace(net, position=None), value=True).leaf.__class__ is LearnedValue
+    assert isinstance(PriorSearchAgent(replace(net, position=None), value=True).leaf, LearnedValue)
     with np.load(tmp_path / "both.npz") as data:
         arrays = {k: data[k] for k in data.files}
     arrays["position_features"] = np.array(tuple(reversed(POSITION_FEATURES)))

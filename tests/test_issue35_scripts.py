@@ -11,7 +11,9 @@ halving by strata (strata.py): a pot valued from the same samples by its made an
 ones, its make rate shrunk towards a net's chance, fitted to collected make rates. The
 self-play with two targets (backup_selfplay.py): each position's result for its mover and the
 search's backed-up value. The common noise drawn as a Latin hypercube (``refine?draws=latin``):
-standard normal deviations spread over their quantiles.
+standard normal deviations spread over their quantiles. The shipped ``expert-position``
+(ship_expert_position.py): its file is what the script makes, and it decides as the variant
+it ships.
 """
 
 from __future__ import annotations

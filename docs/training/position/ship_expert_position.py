@@ -7,7 +7,7 @@ the agent is one model by name and its content key covers both nets.
         agents/data/expert-position.npz
 
 ``expert-position`` decides as ``variants:refine?value=docs/training/position/net-16core.npz&
-arms=12&budget=60&refine_budget=72`` does (tests/test_expert_position.py), the player measured
+arms=12&budget=60&refine_budget=72`` does (tests/test_issue35_scripts.py), the player measured
 in docs/training.md at 0.569 [0.553, 0.584] against ``search`` over 4,000 frames.
 """
 
