@@ -221,6 +221,43 @@ def test_a_person_plays_a_whole_frame_by_mouse_and_keys(
     person.context.close()
 
 
+def test_a_preview_on_its_way_reaches_the_server_before_the_shot(
+    browser: Any, served: tuple[str, Path]
+) -> None:
+    """The controls ask the server for the call's words as the person aims; a shot sent while
+    such a preview is still on its way waits for it, so that the preview never arrives after
+    the turn has passed (a 409 in the console). Here the previews are held on their way while
+    the person aims and shoots: the shot does not leave first, and once they are let go the
+    frame goes on with a clean console."""
+    origin, _ = served
+    person = Person(browser, origin)
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    person.page.route("**/preview", hold)  # runs before the person's own route (registered later)
+    person.start()
+    _until(person.waiting)
+    count = person.state()["state"]["count"]
+    person.decide()
+    end = time.monotonic() + 1.5
+    while time.monotonic() < end:  # the page's requests are routed while the test asks it things
+        assert person.state()["state"]["count"] == count, "the shot left before its previews"
+        time.sleep(0.05)
+    assert held, "aiming asked for no preview"
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    _until(lambda: person.state()["state"]["count"] > count)
+    assert [m for m in person.console if m.startswith(("error", "warning"))] == []
+    person.context.close()
+
+
 def test_two_pages_play_at_once(browser: Any, served: tuple[str, Path]) -> None:
     origin, folder = served
     people = [Person(browser, origin), Person(browser, origin)]

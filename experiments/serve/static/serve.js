@@ -20,6 +20,9 @@
   // the person's decision being built
   const seat = { cue: null, phi: 0, speed: 2.5, tip: [0, 0], kind: "whites", pocket: null,
     route: [], place: null, dragging: false, decisionKey: "", sending: false };
+  // the previews of the call asked for, one after another: a decision is sent after the last of
+  // them, so that none reaches the server once the turn has passed (it would be refused, 409)
+  let previews = Promise.resolve();
 
   function option(select, value, text) {
     const o = document.createElement("option");
@@ -334,10 +337,13 @@
     byId("tip-value").textContent = `tip (${seat.tip[0].toFixed(2)}, ${seat.tip[1].toFixed(2)}) R`;
     byId("kinds").querySelectorAll("button").forEach((b) => b.classList.toggle("selected", b.dataset.kind === seat.kind));
     byId("pockets").querySelectorAll("button").forEach((b) => b.classList.toggle("selected", b.dataset.pocket === seat.pocket));
-    if (!ready()) return;
+    if (!ready() || seat.sending) return;
     const key = seat.decisionKey;
+    const [url, body] = [`/api/games/${game.key}/preview`, action()];
+    const asked = previews.then(() => api("POST", url, body));
+    previews = asked.catch(() => {});
     try {
-      const words = await api("POST", `/api/games/${game.key}/preview`, action());
+      const words = await asked;
       if (key === seat.decisionKey) byId("call-text").textContent = words.problem || words.call;
     } catch (error) {
       if (key === seat.decisionKey) byId("call-text").textContent = error.message;
@@ -393,6 +399,7 @@
     if (!ready() || seat.sending) return; // one decision at a time
     seat.sending = true;
     try {
+      await previews;
       const state = await api("POST", `/api/games/${game.key}/${path}?since=${game.decisions.length}`, body);
       seat.decisionKey = "";
       take(state);
