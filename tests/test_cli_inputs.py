@@ -6,6 +6,7 @@ rate it prints."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,16 @@ def test_train_takes_noise_as_tournament_and_play_do() -> None:
     for flags, noise in (([], True), (["--no-noise"], False), (["--noise"], True)):
         config = config_from_args(parser.parse_args(["train", "sb3", "--out", "run", *flags]))
         assert config.noise is noise
+
+
+@pytest.mark.parametrize("module", ["onnx", "onnxscript", "onnxruntime"])
+def test_export_policy_without_the_onnx_extra_says_so_in_one_line(
+    module: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a package of the onnx extra (one hidden here) the command names the extra to
+    install, rather than failing with a traceback when the export first imports it."""
+    monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    out = tmp_path / "x.onnx"
+    line = error_line(["export-policy", "maskable-ppo", "--out-file", str(out)], capsys)
+    assert line.startswith("kinghill export-policy: error: export-policy needs the onnx extra")
+    assert line.endswith("pip install 'kinghill[onnx]'") and not out.exists()

@@ -5,6 +5,7 @@ onnxruntime and without torch, checked against the original (the Python API:
 from __future__ import annotations
 
 import argparse
+import importlib
 from pathlib import Path
 
 from kinghill.agents.builtins import data_path, shipped
@@ -59,10 +60,18 @@ def _checkpoint(text: str) -> Path:
     return data_path(model) if model is not None else existing_file(text)
 
 
+ONNX_MODULES = ("onnx", "onnxscript", "onnxruntime")
+"""What the onnx extra installs: the export writes with the first two, the check plays with the
+third."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Export, check, and say how it went; a disagreement is an error (exit status 1)."""
     try:
         from kinghill.experiments.training.onnx_export import agreement, export_policy
+
+        for module in ONNX_MODULES:  # imported by the export and the check when they run
+            importlib.import_module(module)
     except ImportError as error:
         raise UsageError(
             f"export-policy needs the onnx extra ({error}): pip install 'kinghill[onnx]'"
