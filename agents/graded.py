@@ -7,8 +7,9 @@ play against (``kinghill serve`` lists them with their ratings on the ladder's s
 - ``casual``: ``heuristic``, the best-scoring candidate shot, no look-ahead;
 - ``club``: ``search:30``, the noise-aware search with 30 simulations a decision;
 - ``strong``: ``search``, the search at its default budget (120);
-- ``master``: ``expert?budget=120``, the search guided by the shipped prior net, the strongest
-  player in the package.
+- ``master``: ``expert-position``, the search guided by the shipped prior net with its chosen
+  pot refined and its leaves scored by a learnt value of the position, the strongest player in
+  the package at noise 1x (the zoo's ``expert-position@1``).
 
 Their ratings are measured, not set: :mod:`kinghill.experiments.serve.levels` holds them with
 the runs they come from.
@@ -21,16 +22,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from kinghill.agents.builtins import data_path
 from kinghill.agents.heuristic import HeuristicAgent
-from kinghill.agents.prior import PriorSearchAgent, prior_search
+from kinghill.agents.registry import make_agent
 from kinghill.agents.search import SearchAgent
 from kinghill.envs import Action, Agent, FrameView, ShotAction
 from kinghill.envs.rules import Decision
 from kinghill.physics import MAX_SPEED
 
-EXPERT_NET = data_path("expert2.npz")
-"""The shipped prior net the master plays with (package data)."""
 BEGINNER_AIM_DEGREES = 2.0
 BEGINNER_SPEED_FRACTION = 0.15
 MIN_SPEED = 0.1
@@ -98,6 +96,7 @@ def strong(seed: int | None = None) -> SearchAgent:
     return SearchAgent(seed)
 
 
-def master(seed: int | None = None) -> PriorSearchAgent:
-    """The search guided by the shipped prior net, 120 simulations a decision (``master``)."""
-    return prior_search(EXPERT_NET, seed, budget=120)
+def master(seed: int | None = None) -> Agent:
+    """The built-in ``expert-position`` (``master``): the strongest shipped player at noise 1x,
+    and one that decides in about a sixth of ``expert?budget=120``'s time."""
+    return make_agent("expert-position", seed)

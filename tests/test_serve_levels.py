@@ -81,7 +81,7 @@ def test_kinghill_agents_lists_the_levels_without_the_serve_extra() -> None:
         "sys.exit(main(['agents']))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines()[-1].split()[:2] == ["master", "expert?budget=120"]
+    assert out.stdout.splitlines()[-1].split()[:2] == ["master", "expert-position"]
 
 
 def test_the_shaky_hand_is_seeded_and_leaves_the_break_alone() -> None:
@@ -117,6 +117,17 @@ def test_the_ratings_shown_are_the_measured_ones_weakest_first() -> None:
     shown = level_ratings()
     assert list(shown) == list(LEVELS)
     assert shown["casual"].startswith(f"{committed['levels']['casual']['rating']:.0f} [")
+
+
+def test_the_master_is_the_zoos_strongest_player_at_noise_1x() -> None:
+    """``master`` is "the strongest player in the package" (agents/graded.py): the zoo member
+    it plays as rates first at noise 1x, the scale the levels are shown on."""
+    from kinghill.experiments.ladder.zoo_page import zoo_results
+
+    one_x = next(r for r in zoo_results() if float(r.noise_scale) == 1.0)
+    best = max(one_x.zoo, key=lambda standing: standing.rating.estimate)
+    master = json.loads(LEVELS_FILE.read_text())["levels"]["master"]
+    assert master["source"].endswith(f"({best.id})")  # and it plays as that spec: above
 
 
 def test_the_page_lists_the_levels_with_their_ratings(tmp_path: Path) -> None:

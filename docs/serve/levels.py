@@ -1,7 +1,7 @@
 """The graded opponents' specs and ratings on the ladder's scale
 (kinghill/experiments/serve/levels.json, package data): the zoo's own agents (casual =
-heuristic@1, club = search-30@1, strong = search-120@2, master = expert2@1) read from the zoo's
-committed matrix, the beginner from its ladder run, committed beside this script:
+heuristic@1, club = search-30@1, strong = search-120@2, master = expert-position@1) read from
+the zoo's committed matrix, the beginner from its ladder run, committed beside this script:
 
     kinghill ladder kinghill.agents.graded:beginner --cache DIR --jobs 2 \
         --json docs/serve/ladder-beginner.json
@@ -29,7 +29,7 @@ ZOO_IDS = {
     "casual": "heuristic@1",
     "club": "search-30@1",
     "strong": "search-120@2",
-    "master": "expert2@1",
+    "master": "expert-position@1",
 }
 RUNS = {"beginner": "ladder-beginner.json"}
 PLAYS_AS = {
@@ -37,7 +37,7 @@ PLAYS_AS = {
     "casual": "heuristic",
     "club": "search:30?learned_break=false",
     "strong": "search",
-    "master": "expert?budget=120",
+    "master": "expert-position",
 }
 """The agent spec each level plays as (tests/test_serve_levels.py plays both and compares)."""
 SPECS = {name: PLAYS_AS[name] for name in RUNS}
