@@ -11,7 +11,8 @@ halving by strata (strata.py): a pot valued from the same samples by its made an
 ones, its make rate shrunk towards a net's chance, fitted to collected make rates. The
 self-play with two targets (backup_selfplay.py): each position's result for its mover and the
 search's backed-up value. The common noise drawn as a Latin hypercube (``refine?draws=latin``):
-standard normal deviations spread over their quantiles. The shipped ``expert-position``
+standard normal deviations spread over their quantiles. The refinement's winner on a fitted
+surface (``refine?choose=quadratic``): a lucky mean outvoted by its neighbours. The shipped ``expert-position``
 (ship_expert_position.py): its file is what the script makes, and it decides as the variant
 it ships.
 """
@@ -48,7 +49,7 @@ from kinghill.agents.search import (
 )
 from kinghill.envs import FrameView, Game, ShotAction
 from kinghill.envs.rules import Decision, EndReason, FrameResult
-from kinghill.physics import COLOURED, TableSpec, TableState
+from kinghill.physics import COLOURED, Shot, TableSpec, TableState
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "docs" / "training" / "position"
 SMALL = {"budget": 4, "arms": 2, "inner_budget": 6, "inner_arms": 2}
@@ -240,6 +241,35 @@ def test_expert_position_is_the_equal_time_player_its_file_made_by_ship_expert_p
         agent.reset(seed)
         measured.reset(seed)
         assert agent.act(view) == measured.act(view)
+
+
+def test_the_smoothed_refinement_chooses_on_a_surface_fitted_to_its_variants(
+    variants: ModuleType,
+) -> None:
+    """``refine?choose=quadratic`` (or ``shrink``): the winner is the variant where a quadratic
+    in speed factor and tip height fitted to the nine means (with half of each mean) is highest,
+    so one lucky mean far from the best strokes is outvoted by its neighbours where the best
+    mean (``best``) takes it; means that lie on a quadratic give the best of them."""
+    shot = ShotAction(Shot(0, 0.0, 2.0))
+    strokes = [(1.0, 0.0, 0.0)] + [(1.0 * f, s, 0.0) for f, s in REFINE_GRID]
+
+    def worth(f: float, s: float) -> float:  # best at the slower stroke with some follow
+        return 0.4 - 0.01 * ((f - 0.8) / 0.2) ** 2 - 0.01 * ((s - 0.1) / 0.15) ** 2
+
+    true = [worth(f, s) for f, s, _ in strokes]
+    lucky = list(true)
+    lucky[2] += 0.05  # speed x1.2, no spin: 0.04 below the best, one lucky mean above it
+    for choose in ("quadratic", "shrink"):
+        agent = variants.refine(0, choose=choose)
+        arms = [Arm(shot, total=8 * v, count=8) for v in lucky]
+        chosen = arms.index(agent._smoothed(arms, strokes))
+        assert chosen != 2 and true[chosen] > max(true) - 0.005, choose
+    assert max(range(9), key=lambda k: lucky[k]) == 2  # what the best mean plays
+    arms = [Arm(shot, total=8 * v, count=8) for v in true]
+    assert variants.refine(0, choose="quadratic")._smoothed(arms, strokes) is arms[6]
+    assert max(true) == true[6]
+    with pytest.raises(ValueError, match="choose"):
+        variants.refine(0, choose="kernel")
 
 
 @pytest.mark.parametrize("n", [1, 2, 8, 9])

@@ -14,7 +14,8 @@ guided search whose leaves are scored by a second guided search (two levels of p
 ``refine`` the ``expert-refine`` search with its refinement widened (other grids, a halving
 among the variants, more pots, more steps; ``?value=PATH``: a position net at its leaves,
 ``&value_at=halving`` or ``refinement`` at one phase's only; ``&safeties=true``: a chosen
-safety refined too; ``&draws=latin``: the common noise drawn as a Latin hypercube);
+safety refined too; ``&draws=latin``: the common noise drawn as a Latin hypercube;
+``&choose=quadratic`` or ``shrink``: the refinement's winner chosen on a fitted surface);
 ``refine_phase`` ``expert-refine`` with ``phase``'s leaf (``PhaseLeaf``, batched).
 Common random numbers and the chosen pot refined are the search's own options
 (``?common_noise=true``, ``?refine=N``).
@@ -230,6 +231,8 @@ class RefineSearchAgent(PriorSearchAgent):
 
     refine_leaf: search.LeafValue | None = None
     draws: str = "independent"
+    choose: str = "best"
+    """How the refinement's winner is chosen: ``best`` mean, or by :meth:`_smoothed`."""
     """How a batch's common deviations of the cue are drawn: one of :data:`DRAWS`."""
 
     def _deviations(self, n: int) -> np.ndarray:
@@ -309,10 +312,30 @@ class RefineSearchAgent(PriorSearchAgent):
             field += self._grown(view, pot, strokes[id(field[-1])][1], strokes)
         for step in range(self.steps):
             winner = self._halved(view, field)
+            if self.choose != "best":
+                winner = self._smoothed(field, [strokes[id(a)][1] for a in field])
             if step + 1 < self.steps:
                 pot, stroke = strokes[id(winner)]
                 field = [winner, *self._grown(view, pot, stroke, strokes)]
         return winner
+
+    def _smoothed(self, field: list[search.Arm], strokes: list[Stroke]) -> search.Arm:
+        """The arm of ``field`` whose mean, smoothed by a quadratic surface in speed factor and
+        tip height fitted to all of the field's means (least squares, weighted by count), is
+        best: ``quadratic`` takes the surface's value, ``shrink`` half the surface's and half
+        the arm's own mean (a choice among close variants under less of the samples' luck)."""
+        base_speed, base_spin = strokes[0][0], strokes[0][1]
+        x = np.array([s[0] / base_speed - 1.0 for s in strokes]) / 0.2
+        y = np.array([s[1] - base_spin for s in strokes]) / 0.15
+        design = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
+        means = np.array([a.mean for a in field])
+        weights = np.sqrt(np.array([a.count for a in field], float))
+        if len(field) < design.shape[1] or not np.all(np.isfinite(means)):
+            return max(field, key=lambda a: a.mean)
+        coef = np.linalg.lstsq(design * weights[:, None], means * weights, rcond=None)[0]
+        fitted = design @ coef
+        scores = fitted if self.choose == "quadratic" else 0.5 * (fitted + means)
+        return field[int(np.argmax(scores))]
 
     def _grown(
         self,
@@ -388,6 +411,7 @@ def refine(
     safeties: bool = False,
     draws: str = "independent",
     c_scale: float = GUMBEL_C_SCALE,
+    choose: str = "best",
 ) -> RefineSearchAgent:
     """``agent_class`` (:class:`RefineSearchAgent` or a subclass) with the prior at ``prior``
     (default ``expert-gumbel``'s), and with ``colour`` > 0 :class:`PhaseLeaf` at its leaves, or
@@ -395,7 +419,8 @@ def refine(
     ``value_at`` (``all``, ``halving`` or ``refinement``; the hand-made score at the others),
     with ``safeties`` a chosen safety refined as well, with ``draws`` the deviations of the cue
     drawn as :data:`DRAWS` names, ``c_scale`` the halving's weight of the mean against the
-    prior's logits (:attr:`~kinghill.agents.prior.PriorSearchAgent.c_scale`); the defaults
+    prior's logits (:attr:`~kinghill.agents.prior.PriorSearchAgent.c_scale`), ``choose`` how
+    the refinement's winner is chosen (:meth:`RefineSearchAgent._smoothed`); the defaults
     decide as ``expert-refine`` does (9 arms x 12 samples = 108)."""
     if int(steps) < 1:
         raise ValueError(f"steps: rounds of refinement, at least 1, got {steps}")
@@ -412,6 +437,9 @@ def refine(
     if draws not in DRAWS:
         raise ValueError(f"draws: one of {', '.join(DRAWS)}, got {draws!r}")
     agent.draws = str(draws)
+    if choose not in ("best", "quadratic", "shrink"):
+        raise ValueError(f"choose: best, quadratic or shrink, got {choose!r}")
+    agent.choose = str(choose)
     agent.c_scale = float(c_scale)
     if float(colour) > 0:
         agent.leaf = PhaseLeaf(float(colour))
