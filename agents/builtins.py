@@ -203,6 +203,12 @@ _SEARCH = (
         exclusive=True,
     ),
     Option("margin", Kind.FLOAT, "seconds kept in hand before the clock's limit", minimum=0),
+    Option(
+        "noise_scale",
+        Kind.FLOAT,
+        "the execution noise the simulations assume, times the default: the table's --noise-scale",
+        minimum=0,
+    ),
 )
 _LOOKAHEAD = Option("lookahead", Kind.BOOL, "score the leaves one shot deeper")
 _CANDIDATES = Option(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kinghill.agents.search import CLOCK_MARGIN, DEFAULT_BUDGET, SearchAgent
+from kinghill.agents.search import CLOCK_MARGIN, DEFAULT_BUDGET, SearchAgent, leaf_search
 from kinghill.agents.value import read_net_file
 from kinghill.envs.planning.candidates import best_chances_at
 from kinghill.envs.rules import Decision, Frame
@@ -264,10 +264,9 @@ def position_search(
     time_budget: float | None = None,
     margin: float = CLOCK_MARGIN,
     learned_break: bool = True,
+    noise_scale: float = 1.0,
 ) -> SearchAgent:
-    """The search (:class:`SearchAgent`, same candidates, budget, clock and learnt break)
+    """The search (:class:`SearchAgent`, same candidates, budget, clock, learnt break and noise)
     scoring its leaves with the position net saved at ``path``: ``search-position:PATH``."""
     leaf = PositionValue(PositionNet.load(path))
-    return SearchAgent(
-        seed, budget, time_budget, margin=margin, leaf=leaf, learned_break=learned_break
-    )
+    return leaf_search(leaf, seed, budget, time_budget, margin, learned_break, noise_scale)

@@ -238,6 +238,7 @@ class PriorSearchAgent(SearchAgent):
         candidates: str | CandidateSet = "narrow",
         refine: int = 0,
         common_noise: bool = False,
+        noise_scale: float = 1.0,
     ) -> None:
         if arms < 0:
             raise ValueError(f"arms: the number of shots searched, >= 0 (0: all), got {arms}")
@@ -265,6 +266,7 @@ class PriorSearchAgent(SearchAgent):
             candidates,
             refine,
             common_noise,
+            noise_scale,
         )
         self.break_shot = _net_break(net, self.break_shot)
         self.net = net
@@ -319,14 +321,16 @@ def prior_search(
     candidates: str = "narrow",
     refine: int = 0,
     common_noise: bool = False,
+    noise_scale: float = 1.0,
 ) -> PriorSearchAgent:
     """The guided search with the prior net saved at ``path``: ``expert:PATH`` (``?budget=N``,
     ``?arms=K``, ``?value=true`` for the learnt leaf value instead of the hand-made score,
     ``?lookahead=true`` for leaves scored one shot deeper, ``?learned_break=false`` for the
     hand-made break instead of the net's, ``?halving=gumbel`` for arms ranked by the prior and
     the mean together, ``?candidates=wide`` for the wide candidate set the net was trained on,
-    ``?refine=N`` for the chosen pot refined and ``?common_noise=true`` for the halving's arms
-    played under the same noise, :class:`~kinghill.agents.search.SearchAgent`)."""
+    ``?refine=N`` for the chosen pot refined, ``?common_noise=true`` for the halving's arms
+    played under the same noise and ``?noise_scale=K`` for simulations at K times the default
+    noise, :class:`~kinghill.agents.search.SearchAgent`)."""
     return PriorSearchAgent(
         PriorNet.load(path),
         seed,
@@ -341,6 +345,7 @@ def prior_search(
         candidates=candidates,
         refine=refine,
         common_noise=common_noise,
+        noise_scale=noise_scale,
     )
 
 

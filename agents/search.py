@@ -24,6 +24,7 @@ import numpy as np
 from kinghill.agents.learned_break import LearnedBreak, opening, package_break
 from kinghill.envs import Action, ChoiceAction, FrameView, ShotAction
 from kinghill.envs.game import Outcome, Played, Rulings, noisy_outcomes, play_shot
+from kinghill.envs.game.noise import scaled
 from kinghill.envs.planning.candidates import PotCandidate, best_chance, best_chances, pots
 from kinghill.envs.planning.menu import (
     fallback_action,
@@ -354,6 +355,9 @@ class SearchAgent:
         random numbers), and play the best of them (0: no refinement); see
         :meth:`_refined`. With ``time_budget`` the halving takes all the time and nothing is
         refined.
+    :param noise_scale: the execution noise the simulations assume, as a multiple of
+        ``noise`` (the table's noise scale: a search told the table plays at 5 times the
+        default noise plans for it; 1, the default, plans for the default noise).
     """
 
     def __init__(
@@ -369,6 +373,7 @@ class SearchAgent:
         candidates: str | CandidateSet = "narrow",
         refine: int = 0,
         common_noise: bool = False,
+        noise_scale: float = 1.0,
     ) -> None:
         self.shots = candidate_set(candidates)
         """The shots it tries (:class:`CandidateSet`)."""
@@ -388,7 +393,13 @@ class SearchAgent:
         self.time_budget = time_budget
         self.margin = margin
         self.leaf: LeafValue = LookAheadValue(leaf) if lookahead else leaf
-        self.noise = noise or NoiseModel()
+        number = isinstance(noise_scale, int | float) and not isinstance(noise_scale, bool)
+        if not (number and math.isfinite(noise_scale) and noise_scale >= 0):
+            raise ValueError(
+                "noise_scale: the execution noise the search assumes, a multiple >= 0 of the "
+                f"default (the table's noise scale), got {noise_scale!r}"
+            )
+        self.noise = scaled(noise or NoiseModel(), float(noise_scale))
         self.rng = np.random.default_rng(seed)
         self.break_shot: LearnedBreak | None = package_break() if learned_break else None
         """The learnt break played on its rack (None: always the hand-made one)."""
@@ -655,6 +666,29 @@ def _heading_errors(
         math.remainder(math.atan2(y1 - y0, x1 - x0) - pot.heading, 2 * math.pi) if ok else None
         for (x0, y0, x1, y1), ok, pot in zip(lines.tolist(), found.tolist(), pots, strict=True)
     ]
+
+
+def leaf_search(
+    leaf: LeafValue,
+    seed: int | None,
+    budget: int,
+    time_budget: float | None,
+    margin: float,
+    learned_break: bool,
+    noise_scale: float,
+) -> SearchAgent:
+    """The search (same candidates, budget, clock, learnt break and noise) with its leaves
+    scored by ``leaf``: what the learnt values' agents (``search-value``, ``search-position``)
+    build."""
+    return SearchAgent(
+        seed,
+        budget,
+        time_budget,
+        margin=margin,
+        leaf=leaf,
+        learned_break=learned_break,
+        noise_scale=noise_scale,
+    )
 
 
 def _variant(action: ShotAction, factor: float, spin: float) -> ShotAction:

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kinghill.agents.search import CLOCK_MARGIN, DEFAULT_BUDGET, FOUL_VALUE, SearchAgent
+from kinghill.agents.search import (
+    CLOCK_MARGIN,
+    DEFAULT_BUDGET,
+    FOUL_VALUE,
+    SearchAgent,
+    leaf_search,
+)
 from kinghill.envs.planning import pots
 from kinghill.envs.rules import Decision, Frame, choose
 from kinghill.physics import COLOURED, WHITES, TableState
@@ -191,12 +197,11 @@ def value_search(
     margin: float = CLOCK_MARGIN,
     foul_cost: float = FOUL_VALUE,
     learned_break: bool = True,
+    noise_scale: float = 1.0,
 ) -> SearchAgent:
-    """The search (:class:`SearchAgent`, same candidates, budget, clock and learnt break)
+    """The search (:class:`SearchAgent`, same candidates, budget, clock, learnt break and noise)
     scoring its leaves with the value net saved at ``path`` instead of the hand-made score:
     ``search-value:PATH`` (``?foul_cost=X`` as :class:`LearnedValue`, ``?learned_break=false``
     for the hand-made break)."""
     leaf = LearnedValue(ValueNet.load(path), foul_cost)
-    return SearchAgent(
-        seed, budget, time_budget, margin=margin, leaf=leaf, learned_break=learned_break
-    )
+    return leaf_search(leaf, seed, budget, time_budget, margin, learned_break, noise_scale)

@@ -12,9 +12,9 @@ ones, its make rate shrunk towards a net's chance, fitted to collected make rate
 self-play with two targets (backup_selfplay.py): each position's result for its mover and the
 search's backed-up value. The common noise drawn as a Latin hypercube (``refine?draws=latin``):
 standard normal deviations spread over their quantiles. The refinement's winner on a fitted
-surface (``refine?choose=quadratic``): a lucky mean outvoted by its neighbours. The shipped ``expert-position``
-(ship_expert_position.py): its file is what the script makes, and it decides as the variant
-it ships.
+surface (``refine?choose=quadratic``): a lucky mean outvoted by its neighbours. The shipped
+``expert-position`` (ship_expert_position.py): its file is what the script makes, and it
+decides as the variant it ships.
 """
 
 from __future__ import annotations

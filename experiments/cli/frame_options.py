@@ -68,7 +68,8 @@ def add_noise_scale(parser: argparse.ArgumentParser) -> None:
         default=1.0,
         metavar="K",
         help="execution noise at K times its default sigmas (default: 1), or 'variable': a "
-        "scale drawn for each shot, uniform in [0, 5]",
+        "scale drawn for each shot, uniform in [0, 5]; a searching agent plans for the "
+        "default noise unless its spec says otherwise ('search?noise_scale=5')",
     )
 
 
