@@ -141,6 +141,34 @@ def test_a_file_option_is_out_file_and_out_is_a_folder(capsys: pytest.CaptureFix
     assert line.startswith("kinghill pockets: error: --out: cannot write in /proc/pockets")
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench-env", "--steps", "5", "--vector-steps", "2", "--report", "{new}/env.json"],
+        ["play", "random", "random", "--max-shots", "2", "--out-file", "{new}/frame.gif"],
+    ],
+    ids=["bench-env --report", "play --out-file"],
+)
+def test_a_file_in_a_folder_not_there_yet_is_written_there(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file option's folder is made where missing (it was checked writable and then left
+    alone, and the writers failed with a traceback after the work was done)."""
+    new = tmp_path / "runs" / "later"
+    assert cli.main([a.format(new=new) for a in argv]) == 0
+    assert Path(argv[-1].format(new=new)).stat().st_size > 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_command_line_refused_makes_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new = tmp_path / "runs"
+    argv = ["bench-env", "--steps", "0", "--report", str(new / "env.json")]
+    assert error_line(argv, capsys).startswith("kinghill bench-env: error: --steps:")
+    assert not new.exists()
+
+
 def test_train_takes_noise_as_tournament_and_play_do() -> None:
     from kinghill.experiments.cli.app import build_parser
     from kinghill.experiments.cli.train import config_from_args
@@ -151,14 +179,30 @@ def test_train_takes_noise_as_tournament_and_play_do() -> None:
         assert config.noise is noise
 
 
-@pytest.mark.parametrize("module", ["onnx", "onnxscript", "onnxruntime"])
-def test_export_policy_without_the_onnx_extra_says_so_in_one_line(
-    module: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("command", "extra", "module"),
+    [
+        *(("export-policy", "onnx", m) for m in ("onnx", "onnxscript", "onnxruntime")),
+        *(("serve", "serve", m) for m in ("starlette", "uvicorn")),
+    ],
+)
+def test_a_command_without_its_extra_says_so_in_one_line(
+    command: str,
+    extra: str,
+    module: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Without a package of the onnx extra (one hidden here) the command names the extra to
-    install, rather than failing with a traceback when the export first imports it."""
+    """Without a package of the command's extra (one hidden here) the command names the extra
+    to install, rather than failing with a traceback where it first imports it (the export's
+    onnx, the server's uvicorn), and writes nothing."""
     monkeypatch.setitem(sys.modules, module, None)  # as if not installed
-    out = tmp_path / "x.onnx"
-    line = error_line(["export-policy", "maskable-ppo", "--out-file", str(out)], capsys)
-    assert line.startswith("kinghill export-policy: error: export-policy needs the onnx extra")
-    assert line.endswith("pip install 'kinghill[onnx]'") and not out.exists()
+    out = tmp_path / "out"
+    argv = {
+        "export-policy": ["export-policy", "maskable-ppo", "--out-file", str(out / "x.onnx")],
+        "serve": ["serve", "--out", str(out), "--port", "1"],
+    }[command]
+    line = error_line(argv, capsys)
+    assert line.startswith(f"kinghill {command}: error: {command} needs the {extra} extra")
+    assert line.endswith(f"pip install 'kinghill[{extra}]'") and not any(out.rglob("*.*"))

@@ -100,3 +100,21 @@ def test_report_of_a_tournament_not_started() -> None:
     report = build_report(CONFIG, [], samples=10)
     assert report["frames_played"] == 0
     assert report["agents"]["a"]["bradley_terry_elo"] is None
+
+
+def test_every_frame_truncated_leaves_the_breakers_record_empty_and_the_json_strict(
+    tmp_path: Path,
+) -> None:
+    """No frame won: the breaker's record is none (a dash), not NaN, and report.json holds no
+    NaN a strict parser refuses (JavaScript's JSON.parse)."""
+    truncated = [frame(k, r.agents, None, shots=3) for k, r in enumerate(RECORDS)]
+    write_report(tmp_path, CONFIG, truncated, samples=50)
+
+    def refuse(constant: str) -> float:
+        raise ValueError(f"not JSON: {constant}")
+
+    data = json.loads((tmp_path / "report.json").read_text(), parse_constant=refuse)
+    assert data["breaker_wins"] is None and data["truncated_frames"] == 4
+    assert "Breaker (seat 0) wins: –." in (tmp_path / "report.md").read_text()
+    page = (tmp_path / "report.html").read_text()
+    assert "NaN" not in page and "nan [" not in page

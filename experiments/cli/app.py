@@ -97,6 +97,19 @@ class UsageError(CommandError):
     status = 2
 
 
+def require_extra(command: str, extra: str, modules: Sequence[str]) -> None:
+    """Raise :class:`UsageError` (one line: which extra, the module missing, the pip command)
+    unless every one of ``modules``, what ``extra`` installs, imports: before any work, since
+    a command may import some of them only when it gets there."""
+    try:
+        for module in modules:
+            importlib.import_module(module)
+    except ImportError as error:
+        raise UsageError(
+            f"{command} needs the {extra} extra ({error}): pip install 'kinghill[{extra}]'"
+        ) from None
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, ``PROG: error: --arg: what is wrong``, and
     whose help is plain text (:func:`plain_text`: modules may pass their docstring as the
@@ -329,7 +342,8 @@ def output_dir(text: str) -> Path:
 
 def output_file(*suffixes: str) -> Callable[[str], Path]:
     """A validator for a file to be written, ending in one of ``suffixes`` (any if none): not a
-    directory, and its folder writable (created when the file is written)."""
+    directory, and its folder writable (made, where missing, once the whole command line is
+    read and before the command runs: :func:`main`)."""
 
     def check(text: str) -> Path:
         path = _path(text)
@@ -406,6 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
             run=module.run,
             command_prog=command.prog,
             command_flags=tuple(command._option_string_actions),
+            command_outputs=tuple(
+                sorted({a.dest for a in command._actions if _names(a.type, "output_file")})
+            ),
         )
         if name in INTERRUPTED:
             command.set_defaults(interrupted=INTERRUPTED[name])
@@ -442,6 +459,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         error = _one_line(_unrecognized(unknown, args.command_flags))
         print(f"{args.command_prog}: error: {error}", file=sys.stderr)
         return 2
+    for dest in args.command_outputs:  # a file's folder, checked writable, made for it now
+        path = getattr(args, dest, None)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
     try:
         return int(args.run(args))
     except CommandError as error:
@@ -451,6 +472,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         note = getattr(args, "interrupted", None)
         print(f"{args.command_prog}: interrupted{f'; {note}' if note else ''}", file=sys.stderr)
         return 130
+
+
+def _names(kind: object, name: str) -> bool:
+    """Whether an option's ``type=`` is the validator called ``name`` (:func:`output_file`'s
+    ``check`` is named so)."""
+    return getattr(kind, "__name__", None) == name
 
 
 def _unrecognized(unknown: Sequence[str], flags: Sequence[str]) -> str:

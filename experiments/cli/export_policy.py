@@ -5,7 +5,6 @@ onnxruntime and without torch, checked against the original (the Python API:
 from __future__ import annotations
 
 import argparse
-import importlib
 from pathlib import Path
 
 from kinghill.agents.builtins import data_path, shipped
@@ -15,6 +14,7 @@ from kinghill.experiments.cli.app import (
     existing_file,
     non_negative_int,
     out_file_option,
+    require_extra,
 )
 
 
@@ -67,15 +67,9 @@ third."""
 
 def run(args: argparse.Namespace) -> int:
     """Export, check, and say how it went; a disagreement is an error (exit status 1)."""
-    try:
-        from kinghill.experiments.training.onnx_export import agreement, export_policy
+    require_extra("export-policy", "onnx", ONNX_MODULES)  # imported when the export runs
+    from kinghill.experiments.training.onnx_export import agreement, export_policy
 
-        for module in ONNX_MODULES:  # imported by the export and the check when they run
-            importlib.import_module(module)
-    except ImportError as error:
-        raise UsageError(
-            f"export-policy needs the onnx extra ({error}): pip install 'kinghill[onnx]'"
-        ) from None
     try:
         out = export_policy(args.checkpoint, args.out, args.action)
     except ValueError as error:

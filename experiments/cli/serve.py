@@ -13,7 +13,11 @@ from kinghill.experiments.cli.app import (
     output_dir,
     positive_float,
     positive_int,
+    require_extra,
 )
+
+SERVE_MODULES = ("starlette", "uvicorn")
+"""What the serve extra installs that the server imports: the page's app and its server."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -74,13 +78,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
-    try:
-        from kinghill.experiments.serve import DEFAULT_AGENTS, serve
-    except ImportError as error:
-        raise UsageError(
-            f"kinghill serve needs the serve extra ({error}): pip install 'kinghill[serve]'"
-        ) from None
+    require_extra("serve", "serve", SERVE_MODULES)  # uvicorn imported when it serves
     from kinghill.experiments.records.store import RecordError, check_not_tournament
+    from kinghill.experiments.serve import DEFAULT_AGENTS, serve
 
     agents = tuple(dict.fromkeys(args.agents or DEFAULT_AGENTS))
     try:

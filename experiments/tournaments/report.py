@@ -86,7 +86,7 @@ class Report:
     frames_played: int
     frames_scheduled: int
     truncated_frames: int
-    breaker_wins: Interval
+    breaker_wins: Interval | None
     wall_time_per_frame: float | None
     frames: tuple[FrameOutcome, ...]
     data: Mapping[str, Any]
@@ -125,7 +125,7 @@ class Report:
             frames_played=data["frames_played"],
             frames_scheduled=data["frames_scheduled"],
             truncated_frames=data["truncated_frames"],
-            breaker_wins=_from_interval(data["breaker_wins"]),
+            breaker_wins=_maybe_interval(data["breaker_wins"]),
             wall_time_per_frame=data["wall_time_per_frame"],
             frames=tuple(frames),
             data=data,
@@ -258,7 +258,9 @@ def build_report(
         f"(Beta(points + 1/2, points against + 1/2), refitted; {samples} draws)",
         "breaker_wins": _interval(
             wilson_interval(sum(r.winner == 0 for r in decided), len(decided))
-        ),
+        )
+        if decided
+        else None,  # every frame truncated: no breaker won or lost
         "truncated_frames": len(records) - len(decided),
         "wall_time_per_frame": _ratio(sum(r.wall_time for r in records), len(records)),
         "agents": per_agent,
@@ -490,7 +492,7 @@ def save_report(out: Path, report: dict[str, Any]) -> str:
     """Write a report built by :func:`build_report` to ``out`` (``report.json``, ``report.md``,
     ``ratings.png``, ``report.html`` with the frames recorded in ``out``); return its ratings
     table and where the files are."""
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    (out / "report.json").write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
     (out / "report.md").write_text(render_markdown(report))
     plot_ratings(report, out / "ratings.png")
     write_page(out / HTML_FILE, "Tournament report", round_robin_parts(report), records=out)
