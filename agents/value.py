@@ -10,6 +10,7 @@ the hand-made score costs: one enumeration of the pots for each player's target.
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,6 +139,8 @@ def read_net_file(
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no {what} at {path}")
+    if not zipfile.is_zipfile(path):  # np.load would try it as a pickle and say so
+        raise ValueError(f"{path} is not a {what} saved by {saver}: not a .npz file")
     try:
         with np.load(path) as data:
             names = tuple(str(n) for n in data["features"])

@@ -2,6 +2,7 @@
 the recorded shots back (the page in a real browser: test_html_report_browser.py)."""
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -123,3 +124,24 @@ def test_a_recorded_knockout_replays_its_frames(tmp_path: Path) -> None:
 
 def test_replay_data_of_a_folder_without_records_is_empty(tmp_path: Path) -> None:
     assert replay_data(tmp_path) == {"fps": 30.0, "table": None, "frames": []}
+
+
+def test_a_one_sided_bound_is_drawn_as_an_arrow_with_its_sign() -> None:
+    """A ladder's bound (an agent that won or lost every frame: ``≥ r`` or ``≤ r``) is an
+    arrow pointing its open way and labelled as the standings write it, not a point with an
+    interval ``[r, r]`` that reads as a measured rating."""
+    chart = Intervals(
+        "Ratings",
+        [
+            IntervalRow("rated", 100.0, 50.0, 150.0),
+            IntervalRow("above", -216.0, -216.0, math.inf),
+            IntervalRow("below", 74.0, -math.inf, 74.0),
+        ],
+        "Elo",
+    ).html()
+    assert "≥ -216</text>" in chart and "≤ 74</text>" in chart
+    assert "[-216, -216]" not in chart and "inf" not in chart.lower()
+    assert chart.count('class="bound"') == 2 and chart.count('class="dot"') == 1
+    arrows = re.findall(r'<polygon points="([^"]+)" class="bound"/>', chart)
+    tips = [[float(p.split(",")[0]) for p in a.split()] for a in arrows]
+    assert tips[0][1] > tips[0][0] and tips[1][1] < tips[1][0]  # >= points right, <= left

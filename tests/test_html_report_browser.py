@@ -109,6 +109,37 @@ def test_the_page_fits_1280_px_with_a_long_agent_name(visit: Visit) -> None:
         visit.page.set_viewport_size({"width": 1600, "height": 1200})
 
 
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll("table:not(.matrix) thead th")) {
+    const text = th.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    for (const m of text.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+"""The words of the tables' column headers that the page broke across lines."""
+
+
+def test_the_column_headers_keep_their_words_whole_beside_a_long_agent_name(
+    visit: Visit,
+) -> None:
+    """A long spec in the first column wraps; the headers beside it ("fouls/frame",
+    "s/decision") are not broken inside a word to make room for it."""
+    visit.page.set_viewport_size({"width": 1280, "height": 1000})
+    try:
+        assert visit.page.evaluate(BROKEN_WORDS) == []
+        assert visit.page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        visit.page.set_viewport_size({"width": 1600, "height": 1200})
+
+
 def test_a_frame_plays(visit: Visit) -> None:
     page = visit.page
     page.evaluate("kinghillReplay.seek(0, 0)")

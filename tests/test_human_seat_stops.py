@@ -140,6 +140,7 @@ def test_closing_the_window_with_sigint_ignored_stops_the_frame(
     captured = capsys.readouterr()
     assert status == 130 and "12.4" not in captured.out
     assert "kinghill play: interrupted; the frame was stopped after 1 decisions" in captured.err
+    assert "stopped after" not in captured.out  # said once, where the error goes
     assert windows == [1]
     shots = load_frame(tmp_path)
     assert shots.result is None and len(shots.decisions) == 1

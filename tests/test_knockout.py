@@ -438,6 +438,8 @@ def test_cli_knockout_runs_rerenders_and_refuses_bad_options(
     assert "Knockout report" in (out / "report.md").read_text()
     for bad, message in [
         ([*base, "--race", "3", *player], "--race: only with --format knockout"),
+        ([*base, "--no-clock", *player], "--no-clock: only with --format knockout"),
+        ([*base, "--clock", *player], "--clock: only with --format knockout"),
         ([*base, "--format", "knockout", "--frames", "4", *player], "--frames: is for round"),
         # 37.5: --round is a knockout's first round, as it is a round robin's round
         (

@@ -33,6 +33,25 @@ def test_readme_names_every_shipped_model() -> None:
     assert not missing, missing
 
 
+def test_the_install_names_every_extra_and_what_ci_installs() -> None:
+    """The README's install line and the getting-started page name every extra of
+    pyproject.toml, and the README's account of CI names each extra ``.ci/run`` installs (a
+    user of the README's ``.[dev]`` learns where ``serve`` and ``export-policy`` come from)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = set(project["optional-dependencies"])
+    install = next(line for line in README.splitlines() if "# extras:" in line)
+    listed = {e.strip() for e in install.split("# extras:")[1].split(",")}
+    assert extras - {"dev"} <= listed, extras - listed
+    start = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    assert all(f"`{e}`" in start for e in extras), [e for e in extras if f"`{e}`" not in start]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    installed = set(re.search(r'-e "\.\[([a-z,]+)\]"', ci)[1].split(",")) - {"dev"}  # type: ignore[index]
+    account = next(line for line in README.splitlines() if "is what CI runs" in line)
+    assert all(f"`{e}`" in account for e in installed), installed
+
+
 def test_readme_has_a_python_example() -> None:
     assert BLOCKS
 

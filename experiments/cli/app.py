@@ -393,9 +393,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="kinghill",
         description="King of the Hill (Russian pyramid) billiards: play, train and rate agents. "
-        "Rate your agent against the shipped zoo, from any folder of an install: "
-        "'pip install kinghill', then 'kinghill ladder mypkg.players:MyAgent' (or "
-        "policy:my.zip, any spec 'kinghill agents' lists).",
+        "Rate your agent against the shipped zoo, from any folder of an install (the "
+        "README's, or the wheel: 'pip wheel --no-deps .' in the clone, then 'pip install "
+        "kinghill-*.whl'): 'kinghill ladder mypkg.players:MyAgent' (or policy:my.zip, any "
+        "spec 'kinghill agents' lists).",
     )
     parser.add_argument("--version", action="version", version=f"kinghill {version('kinghill')}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     line(f"reference 1/5000 s ({ref['shots']})", ref)
     print(
         f"  engine / reference speed: {ref['speed_ratio']:.2f}x; final positions differ by "
-        f"max {1e3 * ref['max_position_diff_m']:.2f} mm, median "
+        f"max {1e3 * ref['max_position_diff_m']:.3f} mm, median "
         f"{1e3 * ref['median_position_diff_m']:.3f} mm; "
         f"{ref['shots_pocketed_differently']} shot(s) pocketed differently"
     )

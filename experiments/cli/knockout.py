@@ -112,7 +112,9 @@ def is_knockout(args: argparse.Namespace) -> bool:
             raise UsageError("is for round robins; knockout matches use --race", "--frames")
         return True
     given = [
-        f"--{name.replace('_', '-')}" for name in KNOCKOUT_ONLY if getattr(args, name) is not None
+        "--no-clock" if name == "clock" and value is False else f"--{name.replace('_', '-')}"
+        for name, value in ((n, getattr(args, n)) for n in KNOCKOUT_ONLY)
+        if value is not None
     ]
     if given:
         raise UsageError("only with --format knockout", given[0])

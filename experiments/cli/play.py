@@ -215,7 +215,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if human is not None:
             human.close()
-    print(record.result if stopped is None else stopped)
+    if stopped is None:  # a stop is said once, on stderr, with what was kept (main)
+        print(record.result)
     if args.record is not None:
         try:
             written = write_new_frame(args.record, record)

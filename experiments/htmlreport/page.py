@@ -87,7 +87,8 @@ class HeatMap:
 
 @dataclass(frozen=True)
 class IntervalRow:
-    """One labelled estimate with its interval, for :class:`Intervals`."""
+    """One labelled estimate with its interval, for :class:`Intervals`; an interval open on one
+    side (``low = -inf`` or ``high = inf``, the estimate the bound) is a one-sided bound."""
 
     label: str
     estimate: float
@@ -108,8 +109,8 @@ class Intervals:
     def html(self) -> str:
         if not self.rows:
             return f"<h2>{_e(self.title)}</h2><p>Nothing to show yet.</p>"
-        low = min(min(r.low for r in self.rows), 0.0)
-        high = max(max(r.high for r in self.rows), 0.0)
+        ends = [v for r in self.rows for v in (r.estimate, r.low, r.high) if math.isfinite(v)]
+        low, high = min(min(ends), 0.0), max(max(ends), 0.0)
         span = (high - low) or 1.0
         left, width, row_h = 180, 420, 26
 
@@ -122,11 +123,24 @@ class Intervals:
         ]
         for i, row in enumerate(self.rows):
             y = row_h * i + row_h / 2
+            at = x(row.estimate)
             parts.append(
                 f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{_e(row.label)}</text>'
+            )
+            if math.isinf(row.low) or math.isinf(row.high):  # a bound: an arrow its open way
+                way = -1 if math.isinf(row.low) else 1
+                tip = at + 12 * way
+                arrow = f"{at:.1f},{y - 6:.1f} {tip:.1f},{y:.1f} {at:.1f},{y + 6:.1f}"
+                parts.append(
+                    f'<polygon points="{arrow}" class="bound"/>'
+                    f'<text x="{left + width + 8}" y="{y + 4:.1f}">{"≤≥"[way > 0]} '
+                    f"{row.estimate:.0f}</text>"
+                )
+                continue
+            parts.append(
                 f'<line x1="{x(row.low):.1f}" y1="{y:.1f}" x2="{x(row.high):.1f}" y2="{y:.1f}" '
                 'class="bar"/>'
-                f'<circle cx="{x(row.estimate):.1f}" cy="{y:.1f}" r="5" class="dot"/>'
+                f'<circle cx="{at:.1f}" cy="{y:.1f}" r="5" class="dot"/>'
                 f'<text x="{left + width + 8}" y="{y + 4:.1f}">{row.estimate:.0f} '
                 f"[{row.low:.0f}, {row.high:.0f}]</text>"
             )

@@ -18,7 +18,6 @@ from kinghill.experiments.htmlreport import (
 from kinghill.experiments.ladder.report import (
     STANDINGS_COLUMNS,
     cycles_text,
-    drawn,
     ranked,
     rate_text,
     standings_rows,
@@ -44,7 +43,7 @@ def write_ladder_page(result: LadderResult, path: Path) -> Path:
         ),
         Intervals(
             "Ratings",
-            [IntervalRow(s.id, *astuple(drawn(s.rating))) for s in everyone],
+            [IntervalRow(s.id, *astuple(s.rating)) for s in everyone],  # bounds as arrows
             "Elo, 95% interval",
         ),
         Table("Standings", STANDINGS_COLUMNS, standings_rows(everyone)),

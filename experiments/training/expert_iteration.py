@@ -232,7 +232,9 @@ def _shards(config: ExpertConfig, folder: Path, net: Path | None, first: int) ->
         if not path.exists()
     ]  # fmt: skip
     if todo:
-        bar = tqdm(total=len(todo), desc=f"{folder.name} self-play", unit="shard")
+        bar = tqdm(  # on a terminal only, as a tournament's
+            total=len(todo), desc=f"{folder.name} self-play", unit="shard", disable=None
+        )
         for _ in run_tasks(_shard, todo, config.jobs, config.ray):
             bar.update()
         bar.close()

@@ -107,7 +107,9 @@ def _shards(config: PositionConfig, folder: Path, agent: str, first: int) -> lis
         if not path.exists()
     ]
     if todo:
-        bar = tqdm(total=len(todo), desc=f"{folder.name} self-play", unit="shard")
+        bar = tqdm(  # on a terminal only, as a tournament's
+            total=len(todo), desc=f"{folder.name} self-play", unit="shard", disable=None
+        )
         for _ in run_tasks(_shard, todo, config.jobs, config.ray):
             bar.update()
         bar.close()
