@@ -150,17 +150,25 @@ def test_an_unknown_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> N
     )
 
 
-@pytest.mark.parametrize("suite", ["{not json", '{"table": 1}', "folder"])
+@pytest.mark.parametrize(
+    ("suite", "said"),
+    [
+        ("{not json", "is not a peer-bench-suite/1 file"),
+        ('{"table": 1}', "is not a peer-bench-suite/1 file"),
+        ("folder", ": a directory"),
+        (None, ": no such file"),  # named but not there: refused, not skipped after the work
+    ],
+)
 def test_a_broken_peer_suite_is_refused_before_the_benchmark(
-    suite: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    suite: str | None, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "suite.json"
     if suite == "folder":
         path.mkdir()
-    else:
+    elif suite is not None:
         path.write_text(suite)
     line = usage_error(["bench-physics", "--suite", str(path)], capsys)
-    assert f"--suite: {path} is not a peer-bench-suite/1 file" in line
+    assert f"--suite: {path}{'' if said.startswith(':') else ' '}{said}" in line
 
 
 @pytest.mark.parametrize("where", ["under_file", "is_file"])

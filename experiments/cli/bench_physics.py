@@ -6,12 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from kinghill.experiments.bench.physics import DEFAULT_SUITE, benchmark, check_suite
 from kinghill.experiments.bench.physics import __doc__ as DESCRIPTION
-from kinghill.experiments.cli.app import UsageError, out_file_option, positive_int, seed
+from kinghill.experiments.cli.app import (
+    UsageError,
+    existing_file,
+    out_file_option,
+    positive_int,
+    seed,
+)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -39,10 +44,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--suite",
-        type=Path,
-        default=DEFAULT_SUITE,
+        type=existing_file,
         help="peer suite JSON (default: the one shipped in the package, benchmarks/peer/suite.json "
-        "of the repository); skipped if absent",
+        "of the repository, skipped if an install lacks it)",
     )
     out_file_option(
         parser, ".json", help="also write the figures to this JSON file", flag="--report"
@@ -58,6 +62,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.suite = args.suite or DEFAULT_SUITE  # one named must be there; the default may not
     try:
         check_suite(args.suite)
     except ValueError as error:
