@@ -2,6 +2,7 @@
 intervals, Elo."""
 
 import math
+from dataclasses import astuple
 
 import numpy as np
 import pytest
@@ -33,6 +34,8 @@ def test_wilson_interval_all_wins_stays_below_one_and_counts_half_points() -> No
     assert perfect.low == pytest.approx(20 / (20 + z * z))
     assert wilson_interval(4.5, 10).estimate == 0.45
     assert math.isnan(wilson_interval(0, 0).estimate)
+    counted = wilson_interval(np.float64(7.5), np.int64(10))  # a report's tallies are numpy's
+    assert all(type(v) is float for v in astuple(counted)), repr(counted)
 
 
 def test_bradley_terry_two_agents_is_log_odds_of_the_score() -> None:

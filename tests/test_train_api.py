@@ -38,6 +38,8 @@ def test_configuration_errors_name_the_parameter(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="maskable-ppo trains the masked action") as caught:
         TrainConfig(out=tmp_path, algo="maskable-ppo", action="aim")
     assert caught.value.parameter == "action" and "--" not in str(caught.value)
+    with pytest.raises(ConfigError, match=r"\(got sac with masked; ppo, sac train aim or flat\)"):
+        TrainConfig(out=tmp_path, algo="sac", action="masked")  # says what each one trains
     with pytest.raises(ConfigError) as caught:
         RLlibConfig(out=tmp_path, batch_steps=64, minibatch_size=128)
     assert caught.value.parameter == "minibatch_size"

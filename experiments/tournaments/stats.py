@@ -7,6 +7,7 @@ as in chess scoring, in win rates and in ratings alike. Ratings are on the Elo s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -32,14 +33,15 @@ class Interval:
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> Interval:
-    """Wilson score interval for a win rate; ``successes`` may hold half-points for draws."""
+    """Wilson score interval for a win rate; ``successes`` may hold half-points for draws (Python
+    floats, whatever numbers it is given: a printed interval reads as numbers)."""
     if trials <= 0:
         return Interval(float("nan"), 0.0, 1.0)
     p = successes / trials
     z2n = z * z / trials
     centre = (p + z2n / 2) / (1 + z2n)
-    half = z / (1 + z2n) * np.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    half = z / (1 + z2n) * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
+    return Interval(float(p), float(max(0.0, centre - half)), float(min(1.0, centre + half)))
 
 
 def score_matrix(wins: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -210,7 +210,12 @@ class TrainConfig:
         if self.action not in ACTIONS:
             raise ConfigError(f"must be one of {ACTIONS} (got {self.action!r})", "action")
         if (self.algo == "maskable-ppo") != (self.action == "masked"):
-            raise ConfigError("maskable-ppo trains the masked action, and only it", "action")
+            raise ConfigError(
+                f"maskable-ppo trains the masked action, and only it (got {self.algo} with "
+                f"{self.action}; {', '.join(a for a in ALGORITHMS if a != 'maskable-ppo')} "
+                "train aim or flat)",
+                "action",
+            )
         if self.vectorization not in VECTORIZATIONS:
             raise ConfigError(f"must be one of {VECTORIZATIONS}", "vectorization")
         if self.evaluation not in EVALUATIONS:
