@@ -5,6 +5,7 @@ rate it prints."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -167,6 +168,27 @@ def test_a_command_line_refused_makes_no_folder(
     argv = ["bench-env", "--steps", "0", "--report", str(new / "env.json")]
     assert error_line(argv, capsys).startswith("kinghill bench-env: error: --steps:")
     assert not new.exists()
+
+
+@pytest.mark.parametrize("command", ["train-value", "train-expert", "train-position"])
+def test_the_training_commands_help_shows_each_default(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each option with a default says it in the help (these commands' texts did not)."""
+    from kinghill.experiments.cli.app import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        command
+    ]
+    assert cli.main([command, "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for action in sub._actions:
+        default = action.default
+        if action.help and default not in (None, False, argparse.SUPPRESS) and default != 0:
+            typed = " ".join(map(str, default)) if isinstance(default, tuple) else str(default)
+            assert f"(default: {typed})" in shown, action.dest
+    assert "(default: 0)" in shown  # a seed of 0 is a default too
 
 
 def test_train_takes_noise_as_tournament_and_play_do() -> None:

@@ -110,6 +110,22 @@ def require_extra(command: str, extra: str, modules: Sequence[str]) -> None:
         ) from None
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Help that ends each option's line with its default, where it has one (not None, not an
+    off flag), for commands whose help texts do not say them."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if default is None or default is False or default == argparse.SUPPRESS or not text:
+            return action.help
+        if "default" in text:
+            return action.help
+        if isinstance(default, tuple | list):  # as typed: --hidden 64 32
+            return f"{text} (default: {' '.join(map(str, default))})"
+        return f"{text} (default: %(default)s)"
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, ``PROG: error: --arg: what is wrong``, and
     whose help is plain text (:func:`plain_text`: modules may pass their docstring as the

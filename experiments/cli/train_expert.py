@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from kinghill.experiments.cli.app import non_negative_int, positive_int
+from kinghill.experiments.cli.app import DefaultsShown, non_negative_int, positive_int
 from kinghill.experiments.cli.iterated import add_run_options, run_and_print
 
 
@@ -22,6 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Mount ``kinghill train-expert``."""
     parser = subparsers.add_parser(
         "train-expert",
+        formatter_class=DefaultsShown,
         help="expert iteration: a prior net for the search, learnt from its own searches "
         "(expert:PATH)",
         description="Expert iteration: first a break is learnt for the rack (the "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from kinghill.experiments.cli.app import positive_int
+from kinghill.experiments.cli.app import DefaultsShown, positive_int
 from kinghill.experiments.cli.iterated import add_run_options, run_and_print
 
 
@@ -14,6 +14,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Mount ``kinghill train-position``."""
     parser = subparsers.add_parser(
         "train-position",
+        formatter_class=DefaultsShown,
         help="learn a value of the whole position from self-play for the search "
         "(search-position:PATH)",
         description="The search's leaves scored by a net of the whole position: every "

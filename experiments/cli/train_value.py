@@ -10,6 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from kinghill.experiments.cli.app import (
+    DefaultsShown,
     UsageError,
     agent_name,
     existing_file,
@@ -23,6 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Mount ``kinghill train-value``."""
     parser = subparsers.add_parser(
         "train-value",
+        formatter_class=DefaultsShown,
         help="learn a leaf value for the search from self-play frames (search-value:PATH)",
         description="A leaf value for the search, learnt from frames of self-play: a small net "
         "fitted to the frames' results at every shot's position, saved as .npz for "
