@@ -131,6 +131,15 @@ def test_former_spellings_still_work_with_a_one_line_note(
     assert runs["new"]["first_round"] == 3
 
 
+def test_replay_help_speaks_of_the_replay_and_play_of_the_window_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["replay", "--help"]) == 0
+    assert "window" not in capsys.readouterr().out  # replay opens none
+    assert cli.main(["play", "--help"]) == 0
+    assert "a human's window" in " ".join(capsys.readouterr().out.split())
+
+
 def test_a_file_option_is_out_file_and_out_is_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
     for command in (["play", "--help"], ["replay", "--help"], ["export", "--help"]):
         assert cli.main(command) == 0

@@ -114,23 +114,25 @@ def handicap(text: str) -> tuple[int, int]:
     return parts[0], parts[1]
 
 
-def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``--width``, ``--fps`` and ``--speed`` options of a command that writes replays."""
+def add_replay_arguments(parser: argparse.ArgumentParser, window: bool = True) -> None:
+    """The ``--width``, ``--fps`` and ``--speed`` options of a command that writes replays
+    (``window``: and shows a human's window, as ``kinghill play`` does)."""
     parser.add_argument(
         "--width",
         type=bounded_int(MIN_WIDTH_PX, MAX_WIDTH_PX),
         default=800,
         metavar="PX",
-        help=f"replay width, {MIN_WIDTH_PX} to {MAX_WIDTH_PX} (default: 800; a human's window "
-        "is at least 800)",
+        help=f"replay width, {MIN_WIDTH_PX} to {MAX_WIDTH_PX} (default: 800"
+        + ("; a human's window is at least 800)" if window else ")"),
     )
     parser.add_argument(
         "--fps",
         type=positive_float,
         default=REPLAY_FPS,
         metavar="N",
-        help=f"pictures per second of the replay and of a human's window (default: "
-        f"{REPLAY_FPS:g}; at most 50 for a GIF)",
+        help="pictures per second of the replay"
+        + (" and of a human's window" if window else "")
+        + f" (default: {REPLAY_FPS:g}; at most 50 for a GIF)",
     )
     parser.add_argument(
         "--speed",

@@ -36,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="the frame's index in the tournament (default: the folder's only frame)",
     )
     out_file_option(parser, *FORMATS, help="the replay, .gif or .mp4", required=True)
-    add_replay_arguments(parser)
+    add_replay_arguments(parser, window=False)
     return parser
 
 
