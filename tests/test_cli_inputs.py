@@ -200,6 +200,21 @@ def test_the_training_commands_help_shows_each_default(
     assert "(default: 0)" in shown  # a seed of 0 is a default too
 
 
+def test_a_recorded_tournament_extended_without_record_says_the_new_frames_are_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Frames added to a tournament whose frames were recorded, without --record, have no
+    replays: the command says so (it was silent, and report.html lacked their replays)."""
+    argv = ["tournament", "--agents", "random", "heuristic", *FAST, "--out", str(tmp_path)]
+    assert cli.main([*argv, "--frames", "2", "--record"]) == 0
+    assert "note" not in capsys.readouterr().err
+    assert cli.main([*argv, "--frames", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "note: " in err and "not recorded (add --record to keep them)" in err
+    assert cli.main([*argv, "--frames", "6", "--record"]) == 0
+    assert "note" not in capsys.readouterr().err
+
+
 def test_train_takes_noise_as_tournament_and_play_do() -> None:
     from kinghill.experiments.cli.app import build_parser
     from kinghill.experiments.cli.train import config_from_args

@@ -28,6 +28,7 @@ from kinghill.experiments.cli.frame_options import (
     usage_error,
 )
 from kinghill.experiments.cli.signals import sigterm_as_interrupt
+from kinghill.experiments.records.store import RECORDS_DIR
 from kinghill.experiments.tournaments.config import DEFAULT_FRAMES
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
@@ -194,6 +195,12 @@ def _round_robin(args: argparse.Namespace) -> str:
     agents = dict(map(display_name, args.agents))
     if len(agents) < len(args.agents):
         raise UsageError("give each agent its own name (NAME=SPEC)", "--agents")
+    if not args.record and any((args.out / RECORDS_DIR).glob("*.json.gz")):
+        print(
+            f"kinghill tournament: note: {args.out / RECORDS_DIR} holds the frames recorded "
+            "before; the frames this run plays are not recorded (add --record to keep them)",
+            file=sys.stderr,
+        )
     try:
         with sigterm_as_interrupt():
             report = evaluate(
