@@ -176,6 +176,18 @@ def test_the_ladders_rows_are_played_once_and_reused(tmp_path: Path) -> None:
     assert "http://" not in page and "https://" not in page and "<script src" not in page
 
 
+def test_the_progress_bar_says_which_pair_of_how_many(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    zoo = _zoo(tmp_path)
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=ScriptedPlayer(), progress=True)
+    shown = capsys.readouterr().err
+    for k, (a, b) in enumerate(
+        [("random@1", "middle@1"), ("random@1", "heuristic@1"), ("middle@1", "heuristic@1")]
+    ):
+        assert f"pair {k + 1}/3: {a} v {b}" in shown
+
+
 def test_an_agent_added_to_the_zoo_plays_only_its_own_pairs(tmp_path: Path) -> None:
     """Issue 22.1: a model joining the zoo plays its pairs alone; the committed matrix's rows
     of the others are kept (a new cache, as on another machine, plays nothing else)."""

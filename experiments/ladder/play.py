@@ -75,9 +75,11 @@ def play_pairs(
         player = Lineup(makers)
     contents = {id: maker.content() for id, maker in makers.items()}
     rows = []
-    for a, b in pairs:
+    for k, (a, b) in enumerate(pairs):
         config = replace(zoo.pair(a, b, noise_scale), contents=(contents[a], contents[b]))
-        records = run_tournament(config, pair_folder(cache, config), player, runner, progress)
+        label = f"pair {k + 1}/{len(pairs)}: {a} v {b}"
+        folder = pair_folder(cache, config)
+        records = run_tournament(config, folder, player, runner, progress, label)
         rows.append(tally_pair((a, b), records))
     return rows
 

@@ -167,6 +167,7 @@ def run_tournament(
     player: FramePlayer,
     runner: FrameRunner = in_process,
     progress: bool | None = None,
+    label: str | None = None,
 ) -> list[FrameOutcome]:
     """Play (or resume) the round robin ``config`` in the folder ``out`` with ``player`` and
     return all its frames in index order; frames already in ``out``'s log are not played again,
@@ -176,6 +177,7 @@ def run_tournament(
 
     :param runner: how frames are run (:mod:`kinghill.experiments.tournaments.runners`).
     :param progress: show a progress bar; ``None`` shows it on a terminal only.
+    :param label: the progress bar's label (a ladder's: which pair, of how many).
     :raises TournamentError: ``out`` holds another tournament, or a log that does not fit it.
     """
     log = FrameLog(out)
@@ -188,7 +190,8 @@ def run_tournament(
         return [task for task in schedule if task.frame not in played]
 
     play = functools.partial(play_task, player, config.options)
-    played = play_into(log, play, missing, runner, progress)
+    describe = None if label is None else (lambda _: label)
+    played = play_into(log, play, missing, runner, progress, describe)
     return [played[task.frame] for task in schedule]
 
 
