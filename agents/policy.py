@@ -10,6 +10,7 @@ from typing import Any
 
 from kinghill.envs import Action, FrameView
 from kinghill.envs.rl import FrozenPolicy
+from kinghill.envs.rl.wrappers import action_of
 
 ALGORITHMS = ("PPO", "SAC", "MaskablePPO")
 """The algorithms a checkpoint may come from (MaskablePPO: sb3-contrib, the masked action)."""
@@ -82,7 +83,7 @@ class PolicyAgent:
 
     :param path: the checkpoint (``.zip``) saved by ``kinghill train`` or SB3's ``model.save``.
     :param action: the action wrapper it was trained with, ``"aim"``, ``"flat"`` or
-        ``"masked"``; by default "masked" for a MaskablePPO checkpoint, else "aim".
+        ``"masked"``; by default the one whose action space the checkpoint's is.
     :param deterministic: play the policy's most likely action (default); False samples it
         (``policy:PATH?deterministic=false``), from torch's generator seeded with ``seed``.
     :param seed: seeds the sampling (the frame's seed in tournaments), so frames replay.
@@ -97,8 +98,8 @@ class PolicyAgent:
     ) -> None:
         self.path = Path(path)
         model = load_model(path)
-        if action is None:
-            action = "masked" if type(model).__name__ == "MaskablePPO" else "aim"
+        if action is None:  # the action its actions fit (FrozenPolicy refuses another)
+            action = action_of(model.action_space) or "aim"
         if not deterministic and seed is not None:
             import torch
 

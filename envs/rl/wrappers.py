@@ -33,6 +33,7 @@ from kinghill.envs.rl.encoding import (
     observation_space,
 )
 from kinghill.envs.rl.masked import MaskedPolicy, make_masked_env
+from kinghill.envs.rl.masked import action_space as masked_action_space
 from kinghill.envs.rules import MAX_CHAIN, MAX_TOUCHES, Call, Decision
 from kinghill.physics import (
     BREAK_BALL,
@@ -225,6 +226,19 @@ DECODERS: dict[str, Callable[[np.ndarray, FrameView], Action]] = {
 }
 ACTIONS = ("aim", "flat", "masked")
 """The trainable actions: the two ``Box`` wrappers and the masked discrete one."""
+BOX_SIZES = {"aim": sum(n for _, n in AIM_LAYOUT), "flat": sum(n for _, n in FLAT_LAYOUT)}
+"""The length of each ``Box`` action's vector."""
+
+
+def action_of(space: spaces.Space[Any]) -> str | None:
+    """The trainable action whose space a model's ``space`` is: ``aim`` or ``flat`` for a
+    ``Box`` of their lengths, ``masked`` for the masked action's ``MultiDiscrete``; None for
+    another space (a model of another environment)."""
+    if isinstance(space, spaces.Box) and len(space.shape) == 1:
+        return next((name for name, n in BOX_SIZES.items() if space.shape == (n,)), None)
+    if isinstance(space, spaces.MultiDiscrete):
+        return "masked" if list(space.nvec) == list(masked_action_space().nvec) else None
+    return None
 
 
 def make_aim_env(**kwargs: Any) -> gym.Env[Any, Any]:
@@ -267,6 +281,11 @@ class FrozenPolicy:
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
             raise ValueError(f"action must be one of {sorted(ACTIONS)}, got {self.action!r}")
+        space = getattr(self.model, "action_space", None)  # an ONNX policy names its action
+        trained = self.action if space is None else action_of(space)
+        if trained != self.action:  # decoded otherwise, every decision would be refused
+            found = f"the {trained} action" if trained else f"{space}"
+            raise ValueError(f"the model was trained with {found}, not the {self.action} action")
         self._space = observation_space()
         self._masked = MaskedPolicy(self.model, self.deterministic)
 

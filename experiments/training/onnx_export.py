@@ -24,6 +24,7 @@ from kinghill.agents.onnx_policy import ACTION_KEY, ALGORITHM_KEY, OnnxModel
 from kinghill.agents.policy import load_model
 from kinghill.envs import FrameView, Game, ask
 from kinghill.envs.rl import FrozenPolicy
+from kinghill.envs.rl.wrappers import action_of
 from kinghill.physics import NoiseModel
 
 MASKED_LOGIT = -1e8
@@ -50,9 +51,10 @@ class Agreement:
 def export_policy(checkpoint: str | Path, out: str | Path, action: str | None = None) -> Path:
     """Write the policy of ``checkpoint`` (PPO or MaskablePPO) to ``out`` as ONNX.
 
-    :param action: the action wrapper it was trained with (default: ``masked`` for MaskablePPO,
-        else ``aim``, as ``policy:PATH`` plays it).
-    :raises ValueError: a SAC checkpoint, or an action space the exporter does not know.
+    :param action: the action wrapper it was trained with (default: the one whose action space
+        the checkpoint's is, as ``policy:PATH`` plays it).
+    :raises ValueError: a SAC checkpoint, an action space the exporter does not know, or an
+        ``action`` the checkpoint was not trained with (before anything is written).
     """
     import onnx
 
@@ -61,7 +63,14 @@ def export_policy(checkpoint: str | Path, out: str | Path, action: str | None = 
     if algorithm == "SAC":
         raise ValueError(f"{checkpoint}: SAC policies are not exported yet (PPO and MaskablePPO)")
     masked = algorithm == "MaskablePPO"
-    action = action or ("masked" if masked else "aim")
+    trained = action_of(model.action_space)
+    if trained is None:
+        raise ValueError(
+            f"{checkpoint}: its actions ({model.action_space}) are no kinghill action's"
+        )
+    if action is not None and action != trained:
+        raise ValueError(f"{checkpoint} was trained with the {trained} action, not the {action}")
+    action = trained
     graph = _ActionGraph(model.policy, model.action_space, masked).eval()
     size = int(np.prod(model.observation_space.shape))
     example: tuple[Any, ...] = (torch.zeros((1, size)),)
@@ -86,7 +95,8 @@ def export_policy(checkpoint: str | Path, out: str | Path, action: str | None = 
     for key, value in ((ACTION_KEY, action), (ALGORITHM_KEY, algorithm)):
         entry = exported.metadata_props.add()
         entry.key, entry.value = key, value
-    onnx.save(exported, str(out))
+    onnx.save(exported, str(out), save_as_external_data=False)
+    out.with_name(f"{out.name}.data").unlink(missing_ok=True)  # the export's, now inlined
     return out
 
 
