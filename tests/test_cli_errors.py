@@ -294,6 +294,11 @@ def test_train_init_of_another_algorithm_is_refused(
     )
     assert line.endswith(f"--init: {saved} was saved by PPO; train it with --algo ppo")
     assert not out.exists()
+    argv = ["train", "sb3", "--out", str(out), "--algo", "ppo", "--action", "flat"]
+    line = usage_error([*argv, "--init", str(saved)], capsys)  # SB3 raised a traceback
+    assert line.endswith(f"--init: {saved} was trained with the aim action; train it with "
+                         "--action aim")  # fmt: skip
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(

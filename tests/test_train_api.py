@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 from pathlib import Path
 
 import pytest
+from stable_baselines3 import PPO
 
 from kinghill.experiments import training
 from kinghill.experiments.cli.app import build_parser, main
@@ -76,6 +78,27 @@ def test_resume_errors_are_one_line(
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"kinghill train: error: {message}") and err.count("\n") == 1
+
+
+def test_a_time_limit_is_the_sessions_own_and_says_when_it_stopped_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--time-limit`` stops this session, says so with how to go on, and a resume without
+    one is not cut short by it (the limit was kept in the run's config and could not be
+    removed)."""
+    out = tmp_path / "run"
+    argv = ["train", "sb3", "--algo", "ppo", "--steps", "100000", "--n-steps", "32",
+            "--batch-size", "32", "--envs", "1", "--net", "8", "--checkpoint-every", "0",
+            "--eval-every", "0", "--no-progress", "--time-limit", "0.0001",
+            "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    assert f"of 100000 steps; go on with: kinghill train --resume {out}" in said
+    learnt = json.loads((out / "run.json").read_text())["result"]["extra"]["time_limit_stop"][0]
+    assert main(["train", "--resume", str(out), "--steps", str(learnt + 64), "--no-progress"]) == 0
+    assert "stopped at the time limit" not in capsys.readouterr().out
+    model = PPO.load(out / "final.zip")
+    assert model.num_timesteps >= learnt + 64
 
 
 def test_a_new_run_in_a_folder_holding_a_run_is_refused(

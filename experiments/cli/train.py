@@ -393,7 +393,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
         )
     action = args.action or ("masked" if args.algo == "maskable-ppo" else "aim")
     if args.init is not None:
-        _check_init(args.init, args.algo)
+        _check_init(args.init, args.algo, action)
     return TrainConfig(
         **common,
         algo=args.algo,
@@ -414,24 +414,37 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
     )
 
 
-def _check_init(init: Path, algo: str) -> None:
-    """``--init`` must have been saved by the ``--algo`` it is trained with."""
-    from kinghill.agents.policy import algorithm_of
+def _check_init(init: Path, algo: str, action: str) -> None:
+    """``--init`` must have been saved by the ``--algo`` it is trained with, for the
+    ``--action`` it is trained with (SB3 refuses another action space with a traceback)."""
+    from kinghill.agents.policy import algorithm_of, load_model
+    from kinghill.envs.rl.wrappers import action_of
 
     saved_by = algorithm_of(init)
     saved_algo = None if saved_by is None else SAVED_BY[saved_by]
     if saved_algo is not None and saved_algo != algo:
         raise UsageError(f"{init} was saved by {saved_by}; train it with --algo {saved_algo}",
                          "--init")  # fmt: skip
+    try:
+        trained = action_of(load_model(init).action_space)
+    except (OSError, ValueError) as error:
+        raise UsageError(str(error), "--init") from None
+    if trained is None:
+        raise UsageError(f"{init}'s actions are none of kinghill's (aim, flat, masked)", "--init")
+    if trained != action:
+        raise UsageError(f"{init} was trained with the {trained} action; train it with "
+                         f"--action {trained}", "--init")  # fmt: skip
 
 
 def resumed_config(args: argparse.Namespace) -> TrainConfig | RLlibConfig:
-    """The configuration of ``--resume DIR``: the run's own, with the new ``--steps``,
-    ``--iterations``, ``--time-limit`` or ``--no-progress`` when given."""
+    """The configuration of ``--resume DIR``: the run's own, with the new ``--steps`` or
+    ``--iterations`` when given; ``--time-limit`` and ``--no-progress`` are this session's
+    alone (a limit an earlier session was given does not cut this one short)."""
     saved = saved_config(args.resume)
-    changes: dict[str, Any] = {"progress": not args.resume_no_progress and os.isatty(2)}
-    if args.resume_time_limit is not None:
-        changes["time_limit"] = args.resume_time_limit
+    changes: dict[str, Any] = {
+        "progress": not args.resume_no_progress and os.isatty(2),
+        "time_limit": args.resume_time_limit,
+    }
     if isinstance(saved, RLlibConfig):
         if args.resume_steps is not None:
             raise UsageError("is for sb3 runs; this run is on RLlib (--iterations)", "--steps")
@@ -492,4 +505,10 @@ def report(result: TrainResult) -> int:
         f"{result.final_win_rate:.3f} (against the training opponent, not an evaluation); "
         f"curve {result.curve}"
     )
+    short = result.extra.get("time_limit_stop")
+    if short:  # [steps learnt, steps asked]
+        print(
+            f"stopped at the time limit after {short[0]} of {short[1]} steps; go on with: "
+            f"kinghill train --resume {result.model.parent}"
+        )
     return 0

@@ -276,6 +276,8 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
         final_win_rate=curve.last_win_rate,
         extra={"warm_start": warm} if warm else {},
     )
+    if config.time_limit is not None and model.num_timesteps < config.steps:
+        result.extra["time_limit_stop"] = [model.num_timesteps, config.steps]
     write_run(out, config, result, session + 1)
     return result
 
