@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,9 @@ def test_configuration_errors_name_the_parameter(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="maskable-ppo trains the masked action") as caught:
         TrainConfig(out=tmp_path, algo="maskable-ppo", action="aim")
     assert caught.value.parameter == "action" and "--" not in str(caught.value)
+    with pytest.raises(ConfigError, match="needs positive layer sizes") as caught:
+        TrainConfig(out=tmp_path, net=(64, "x"))  # type: ignore[arg-type]
+    assert caught.value.parameter == "net"
     with pytest.raises(ConfigError, match=r"\(got sac with masked; ppo, sac train aim or flat\)"):
         TrainConfig(out=tmp_path, algo="sac", action="masked")  # says what each one trains
     with pytest.raises(ConfigError) as caught:
@@ -99,6 +103,38 @@ def test_a_time_limit_is_the_sessions_own_and_says_when_it_stopped_the_run(
     assert "stopped at the time limit" not in capsys.readouterr().out
     model = PPO.load(out / "final.zip")
     assert model.num_timesteps >= learnt + 64
+
+
+def test_a_python_resume_with_other_settings_is_refused_naming_the_first(
+    tmp_path: Path,
+) -> None:
+    """``train(config, resume=True)`` goes on with the run's own settings: more steps (or
+    another time limit, or no progress bar) are taken; another setting is a ConfigError that
+    names it, before anything is trained or written (it was taken silently, run.json's record
+    overwritten, or failed inside SB3)."""
+    config = TrainConfig(
+        out=tmp_path / "run", algo="ppo", steps=64, n_steps=32, batch_size=32, envs=1,
+        net=(8,), checkpoint_every=0, eval_every=0, progress=False,
+    )  # fmt: skip
+    training.train(config)
+    record = (config.out / "run.json").read_text()
+    for change in (
+        {"envs": 2},
+        {"learning_rate": 0.1},
+        {"action": "flat"},
+        {"opponent": "heuristic"},
+    ):
+        with pytest.raises(ConfigError, match="a resume changes only steps") as caught:
+            training.train(replace(config, steps=128, **change), resume=True)
+        assert caught.value.parameter == next(iter(change))
+        assert (config.out / "run.json").read_text() == record
+    files = sorted(p.relative_to(config.out) for p in config.out.rglob("*"))
+    with pytest.raises(ConfigError, match="learnt 64 steps already; ask for more"):
+        training.train(config, resume=True)  # no more steps: refused, the folder left alone
+    assert sorted(p.relative_to(config.out) for p in config.out.rglob("*")) == files
+    assert (config.out / "run.json").read_text() == record  # its sessions not counted
+    result = training.train(replace(config, steps=128, time_limit=5.0), resume=True)
+    assert PPO.load(result.model).num_timesteps >= 128
 
 
 def test_a_new_run_in_a_folder_holding_a_run_is_refused(

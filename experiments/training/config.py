@@ -93,7 +93,8 @@ def _at_least(config: object, low: int, *names: str) -> None:
 
 def _check_common(config: TrainConfig | RLlibConfig) -> None:
     """The checks of the fields both backends have."""
-    if not config.net or min(config.net) < 1:
+    whole = all(isinstance(n, int) and not isinstance(n, bool) for n in config.net)
+    if not config.net or not whole or min(config.net) < 1:
         raise ConfigError(f"needs positive layer sizes (got {config.net})", "net")
     if not (math.isfinite(config.learning_rate) and config.learning_rate > 0):
         raise ConfigError(f"must be a finite number above 0 (got {config.learning_rate})",

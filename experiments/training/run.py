@@ -38,6 +38,7 @@ def train(config: TrainConfig | RLlibConfig, resume: bool = False) -> TrainResul
     :raises TrainingInterrupted: Ctrl-C; what was learnt is saved and the run can be resumed.
     """
     if resume:
+        _check_same_run(config)
         return _backend(config, resume)
     out = Path(config.out)
     _check_unused(out)
@@ -104,6 +105,31 @@ def _check_unused(out: Path) -> None:
             "new run needs another --out (or the old folder removed)",
             "out",
         )
+
+
+RESUME_CHANGES = ("steps", "iterations", "time_limit", "progress")
+"""What a resumed run may be given anew; the rest of its configuration is the run's own."""
+
+
+def _check_same_run(config: TrainConfig | RLlibConfig) -> None:
+    """``config`` is the run's own in ``config.out`` but for :data:`RESUME_CHANGES`.
+
+    :raises ConfigError: (the first field that differs) a resume with other settings would
+        go on with another run's model, or fail inside the backend (another action space).
+    """
+    saved = saved_config(Path(config.out))
+    if type(saved) is not type(config):
+        raise ConfigError(f"{config.out} holds a {type(saved).__name__} run", "out")
+    for field in fields(config):
+        if field.name in (*RESUME_CHANGES, "out"):
+            continue
+        mine, theirs = getattr(config, field.name), getattr(saved, field.name)
+        if mine != theirs:
+            raise ConfigError(
+                f"the run was trained with {theirs!r}, not {mine!r}; a resume changes only "
+                f"{', '.join(RESUME_CHANGES)}",
+                field.name,
+            )
 
 
 def saved_config(out: Path) -> TrainConfig | RLlibConfig:

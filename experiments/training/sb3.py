@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -212,6 +213,10 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
     """
     out = Path(config.out)
     start_from = resume_point(out) if resume else None
+    learnt = 0 if start_from is None else _steps_learnt(start_from)
+    steps = config.steps - learnt
+    if steps < 1:  # before the session is counted or its logs begun
+        raise ConfigError(f"the run has learnt {learnt} steps already; ask for more", "steps")
     session = session_of(out) if resume else 0
     out.mkdir(parents=True, exist_ok=True)
     write_run(out, config, None, session + 1)
@@ -219,11 +224,6 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
     env = make_vec_env(config, session)
     try:
         model = make_model(config, env, start_from)
-        steps = config.steps if start_from is None else config.steps - model.num_timesteps
-        if steps < 1:
-            raise ConfigError(
-                f"the run has learnt {model.num_timesteps} steps already; ask for more", "steps"
-            )
         model.set_logger(_logger(out / "tb" / (f"s{session}" if session else "")))
         warm = _warm_start(config, model) if start_from is None else {}
         if config.opponent in POOLED:
@@ -280,6 +280,12 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
         result.extra["time_limit_stop"] = [model.num_timesteps, config.steps]
     write_run(out, config, result, session + 1)
     return result
+
+
+def _steps_learnt(checkpoint: Path) -> int:
+    """The steps the model saved in ``checkpoint`` has learnt (SB3 keeps them in its data)."""
+    with zipfile.ZipFile(checkpoint) as archive:
+        return int(json.loads(archive.read("data")).get("num_timesteps", 0))
 
 
 def _warm_start(config: TrainConfig, model: Any) -> dict[str, float]:
