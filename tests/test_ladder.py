@@ -4,6 +4,7 @@ and reused, and the zoo's matrix and page built from a tiny zoo with a scripted 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ from kinghill.experiments.ladder.html import write_ladder_page
 from kinghill.experiments.ladder.matrix import Matrix
 from kinghill.experiments.ladder.play import build_zoo, ladder
 from kinghill.experiments.ladder.rating import bound, rating_against, stronger, zoo_scale
-from kinghill.experiments.ladder.report import ladder_markdown
+from kinghill.experiments.ladder.report import ONLY_THE_ANCHOR, ladder_markdown, only_the_anchor
 from kinghill.experiments.ladder.tally import time_bin
 from kinghill.experiments.ladder.transitivity import cycles, nash_average
 from kinghill.experiments.ladder.zoo import ZOO_FILE, load_zoo, matrix_path
@@ -186,6 +187,34 @@ def test_the_progress_bar_says_which_pair_of_how_many(
         [("random@1", "middle@1"), ("random@1", "heuristic@1"), ("middle@1", "heuristic@1")]
     ):
         assert f"pair {k + 1}/3: {a} v {b}" in shown
+
+
+def test_a_zoo_whose_anchor_stands_alone_says_so(tmp_path: Path) -> None:
+    """An anchor that lost every frame (the default, ``random@1``, against agents that always
+    beat it) leaves every other agent a bound: the ladder's text says so and how to mend it,
+    and says nothing of the kind for a zoo anchored on an agent with wins and losses."""
+    zoo = tmp_path / "alone" / "zoo.json"
+    zoo.parent.mkdir()
+    agents = [{"id": id, "spec": id.partition("@")[0]} for id in ("random@1", "heuristic@1")]
+    zoo.write_text(json.dumps({"frames": 4, "agents": agents}))
+    build_zoo(zoo, 1.0, tmp_path / "cache", player=AlwaysStronger())
+    alone = ladder(["strong"], zoo, cache=tmp_path / "cache", player=AlwaysStronger())
+    assert only_the_anchor(alone) and ONLY_THE_ANCHOR in ladder_markdown(alone)
+    mixed = _zoo(tmp_path)  # random@1 wins some frames (ScriptedPlayer's upsets)
+    build_zoo(mixed, 1.0, tmp_path / "cache2", player=ScriptedPlayer())
+    mended = ladder(["strong"], mixed, cache=tmp_path / "cache2", player=ScriptedPlayer())
+    assert not only_the_anchor(mended) and "Only the anchor" not in ladder_markdown(mended)
+
+
+class AlwaysStronger(ScriptedPlayer):
+    """:class:`ScriptedPlayer` without upsets: the stronger agent wins every frame."""
+
+    def __call__(
+        self, agent_a: str, agent_b: str, seed: int, options: FrameOptions
+    ) -> FrameOutcome:
+        played = super().__call__(agent_a, agent_b, seed, options)
+        a, b = (STRENGTH[name.partition("?")[0]] for name in (agent_a, agent_b))
+        return replace(played, winner=0 if a >= b else 1)
 
 
 def test_an_agent_added_to_the_zoo_plays_only_its_own_pairs(tmp_path: Path) -> None:

@@ -114,6 +114,21 @@ def cycles_text(cycles: Sequence[tuple[str, ...]]) -> str:
     return "\n".join(lines)
 
 
+ONLY_THE_ANCHOR = (
+    "**Only the anchor is rated**: every other zoo agent won or lost every frame against it, so "
+    "their ratings are bounds and the ranks say little. Anchor the zoo on an agent that both won "
+    'and lost frames (`"anchor"` and `"anchor_rating"` in its zoo.json).'
+)
+"""The note of a zoo whose anchor stands alone (:func:`only_the_anchor`)."""
+
+
+def only_the_anchor(result: LadderResult) -> bool:
+    """Whether the zoo's anchor is its only rated agent (the others all bounds: an anchor that
+    won or lost every frame, as ``random@1``, the default anchor, does against most zoos)."""
+    rated = [s for s in result.zoo if math.isfinite(s.rating.low) and math.isfinite(s.rating.high)]
+    return len(result.zoo) > 1 and len(rated) <= 1
+
+
 def ladder_markdown(result: LadderResult) -> str:
     """The candidates' standings among the zoo's, their win rates and the cycles."""
     candidates = frozenset(s.id for s in result.candidates)
@@ -127,6 +142,7 @@ def ladder_markdown(result: LadderResult) -> str:
         "",
         standings_table([*result.zoo, *result.candidates], candidates),
         "",
+        *([ONLY_THE_ANCHOR, ""] if only_the_anchor(result) else []),
         *(f"Not played: {reason}" for _, reason in result.skipped),
         *([""] if result.skipped else []),
         "## Win rates against the zoo",
