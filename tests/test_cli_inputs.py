@@ -215,6 +215,21 @@ def test_a_recorded_tournament_extended_without_record_says_the_new_frames_are_n
     assert "note" not in capsys.readouterr().err
 
 
+def test_the_commentary_of_a_faulted_choice_says_the_choice_made(  # not "None"
+) -> None:
+    from kinghill.envs import ChoiceAction
+    from kinghill.envs.game.loop import Decided, Turn
+    from kinghill.envs.rules import Decision
+    from kinghill.experiments.cli.play import describe
+
+    turn = Turn(1, Decision.CHOICE, ChoiceAction(play_on=False), None, None, 0.0)
+    line = describe(Decided(turn, "raised ValueError: no"), ("a", "b"))
+    assert line == (
+        "player 1 (b) gave no playable action (raised ValueError: no): "
+        "player 1 chooses to hand back (10.4) [0.00 s]"
+    )
+
+
 def test_train_takes_noise_as_tournament_and_play_do() -> None:
     from kinghill.experiments.cli.app import build_parser
     from kinghill.experiments.cli.train import config_from_args

@@ -51,3 +51,23 @@ def test_a_tournaments_folder_is_refused(
     assert main(["serve", "--out", str(tmp_path)]) == 2
     error = capsys.readouterr().err.strip()
     assert error.startswith("kinghill serve: error: --out:") and "tournament" in error
+
+
+def test_a_port_in_use_is_a_one_line_error_before_the_address_is_printed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The address was printed as where to play, then uvicorn's own error followed (exit 3)."""
+    import socket
+
+    calls: list[Any] = []
+    monkeypatch.setattr(served, "serve", lambda *args, **kwargs: calls.append(args))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--out", str(tmp_path), "--port", str(port)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and calls == []
+    error = captured.err.strip()
+    assert error.startswith(f"kinghill serve: error: --port: cannot listen on 127.0.0.1:{port}")
+    assert "\n" not in error

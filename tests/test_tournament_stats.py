@@ -35,6 +35,7 @@ def test_wilson_interval_all_wins_stays_below_one_and_counts_half_points() -> No
     assert wilson_interval(4.5, 10).estimate == 0.45
     assert math.isnan(wilson_interval(0, 0).estimate)
     counted = wilson_interval(np.float64(7.5), np.int64(10))  # a report's tallies are numpy's
+    assert wilson_interval(0, 10).low == 0.0 and wilson_interval(10, 10).high == 1.0  # exact
     assert all(type(v) is float for v in astuple(counted)), repr(counted)
 
 

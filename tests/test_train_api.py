@@ -41,6 +41,11 @@ def test_configuration_errors_name_the_parameter(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="maskable-ppo trains the masked action") as caught:
         TrainConfig(out=tmp_path, algo="maskable-ppo", action="aim")
     assert caught.value.parameter == "action" and "--" not in str(caught.value)
+    with pytest.raises(ConfigError, match="masked action alone; leave it 0") as caught:
+        TrainConfig(out=tmp_path, algo="ppo", warm_start=100)
+    assert caught.value.parameter == "warm_start"
+    with pytest.raises(ConfigError, match=r"frames of imitation, >= 0 \(got -1\)"):
+        TrainConfig(out=tmp_path, algo="maskable-ppo", action="masked", warm_start=-1)
     with pytest.raises(ConfigError, match="needs positive layer sizes") as caught:
         TrainConfig(out=tmp_path, net=(64, "x"))  # type: ignore[arg-type]
     assert caught.value.parameter == "net"

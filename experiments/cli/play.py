@@ -154,8 +154,9 @@ def describe(decided: Decided, names: tuple[str, str]) -> str:
     turn = decided.turn
     who = f"player {turn.player} ({names[turn.player]})"
     seconds = "" if turn.seconds is None else f" [{turn.seconds:.2f} s]"
-    if decided.fault is not None:
-        return f"{who} gave no playable action ({decided.fault}): {turn.ruling}{seconds}"
+    if decided.fault is not None:  # a shot's ruling, or the 10.4 choice made in its place
+        outcome = turn if turn.ruling is None else turn.ruling
+        return f"{who} gave no playable action ({decided.fault}): {outcome}{seconds}"
     if turn.ruling is None:
         return f"{turn}{seconds}"
     played = ""

@@ -4,6 +4,7 @@ one (the Python API: :func:`kinghill.experiments.serve.serve`)."""
 from __future__ import annotations
 
 import argparse
+import socket
 from pathlib import Path
 
 from kinghill.experiments.cli.app import (
@@ -87,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         check_not_tournament(args.out)
     except RecordError as error:
         raise UsageError(str(error), "--out") from None
+    _check_port(args.host, args.port)
     print(f"kinghill serve: http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(
         args.out,
@@ -97,3 +99,16 @@ def run(args: argparse.Namespace) -> int:
         idle=args.idle,
     )
     return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server cannot listen on (a port in use, a host
+    not this machine's), before the address is printed as where to play."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+            probe.bind((host, port))
+    except OSError as error:
+        raise UsageError(
+            f"cannot listen on {host}:{port} ({error.strerror or error})", "--port"
+        ) from None

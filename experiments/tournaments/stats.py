@@ -41,7 +41,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> Interval:
     z2n = z * z / trials
     centre = (p + z2n / 2) / (1 + z2n)
     half = z / (1 + z2n) * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials))
-    return Interval(float(p), float(max(0.0, centre - half)), float(min(1.0, centre + half)))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exact at 0 of n and n of n
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return Interval(float(p), float(low), float(high))
 
 
 def score_matrix(wins: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -224,8 +224,11 @@ class TrainConfig:
         _at_least(self, 1, "steps", "envs", "pool_size", "refresh", "n_steps", "batch_size")
         _at_least(self, 1, "torch_threads")
         _check_common(self)
-        if self.warm_start < 0 or (self.warm_start and self.algo != "maskable-ppo"):
-            raise ConfigError("(frames, >= 0) is for maskable-ppo only", "warm_start")
+        if self.warm_start < 0:
+            raise ConfigError(f"frames of imitation, >= 0 (got {self.warm_start})", "warm_start")
+        if self.warm_start and self.algo != "maskable-ppo":
+            raise ConfigError("imitates the heuristic into maskable-ppo's masked action alone; "
+                              "leave it 0 for another algorithm", "warm_start")  # fmt: skip
         if self.curriculum is not None and self.curriculum not in CURRICULA:
             raise ConfigError(
                 f"must be one of {sorted(CURRICULA)} (got {self.curriculum!r})", "curriculum"
