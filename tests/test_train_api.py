@@ -142,6 +142,23 @@ def test_a_python_resume_with_other_settings_is_refused_naming_the_first(
     assert PPO.load(result.model).num_timesteps >= 128
 
 
+def test_a_resume_does_not_evaluate_again_the_step_the_last_session_ended_on(
+    tmp_path: Path,
+) -> None:
+    """evaluations.csv holds one row a step: a resumed session starts from the step the last
+    one evaluated as it ended, and does not evaluate it twice (the curve drew both)."""
+    config = TrainConfig(
+        out=tmp_path / "run", algo="ppo", steps=64, n_steps=32, batch_size=32, envs=1,
+        net=(8,), checkpoint_every=0, eval_every=32, eval_frames=2, evaluation="inline",
+        opponent="random", eval_opponent="random", progress=False,
+    )  # fmt: skip
+    training.train(config)
+    training.train(replace(config, steps=128), resume=True)
+    with (config.out / "evaluations.csv").open() as rows:
+        steps = [int(row.split(",")[0]) for row in list(rows)[1:]]
+    assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] >= 128, steps
+
+
 def test_a_new_run_in_a_folder_holding_a_run_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -145,6 +145,7 @@ class WinRateEval(BaseCallback):
         self.background = background
         rows = load_evaluations(self.out / EVALUATIONS_FILE)  # a resumed run's best so far
         self.best = max((row["win_rate"] for row in rows), default=-1.0)
+        self._logged = {int(row["steps"]) for row in rows}  # steps evaluated in earlier sessions
         self._next = every
         self._asked: int | None = None  # the steps of the latest evaluation asked for
         self.results: list[tuple[int, EvalResult]] = []
@@ -159,7 +160,8 @@ class WinRateEval(BaseCallback):
             )
             self._snapshots = tempfile.TemporaryDirectory(prefix=".evaluating-", dir=self.out)
         self._next = self.num_timesteps + self.every
-        self._evaluate()  # where learning starts from (a warm start shows here)
+        if self.num_timesteps not in self._logged:  # a resume starts where the last row ended
+            self._evaluate()  # where learning starts from (a warm start shows here)
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:
