@@ -34,6 +34,7 @@ def test_the_options_reach_serve_and_the_host_is_local_by_default(
         (["serve", "--port", "0"], "--port"),
         (["serve", "--max-games", "0"], "--max-games"),
         (["serve", "--idle", "nan"], "--idle"),
+        (["serve", "--agents", "search?budget=120", "search:120"], "--agents: 'search?budget"),
     ],
 )
 def test_bad_options_are_one_line_errors(

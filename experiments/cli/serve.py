@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from kinghill.experiments.serve import DEFAULT_AGENTS, serve
 
     agents = tuple(dict.fromkeys(args.agents or DEFAULT_AGENTS))
+    _check_one_each(agents)
     try:
         check_not_tournament(args.out)
     except RecordError as error:
@@ -112,3 +113,18 @@ def _check_port(host: str, port: int) -> None:
         raise UsageError(
             f"cannot listen on {host}:{port} ({error.strerror or error})", "--port"
         ) from None
+
+
+def _check_one_each(agents: tuple[str, ...]) -> None:
+    """Refuse two specs of one agent (``search:120`` and ``search?budget=120``), as a
+    tournament does: the page would list one player twice."""
+    from kinghill.agents import canonical_id
+
+    seen: dict[str, str] = {}
+    for spec in agents:
+        same = seen.setdefault(canonical_id(spec), spec)
+        if same != spec:
+            raise UsageError(
+                f"{same!r} and {spec!r} are one agent ({canonical_id(spec)}): give it once",
+                "--agents",
+            )
