@@ -20,7 +20,12 @@ from kinghill.agents.graded import ShakyHand
 from kinghill.envs import Game, ShotAction
 from kinghill.experiments.cli.app import main
 from kinghill.experiments.records.store import load_frame
-from kinghill.experiments.serve.levels import LEVELS, LEVELS_FILE, level_ratings
+from kinghill.experiments.serve.levels import (
+    LEVELS,
+    LEVELS_FILE,
+    agent_ratings,
+    level_ratings,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,6 +133,20 @@ def test_the_master_is_the_zoos_strongest_player_at_noise_1x() -> None:
     best = max(one_x.zoo, key=lambda standing: standing.rating.estimate)
     master = json.loads(LEVELS_FILE.read_text())["levels"]["master"]
     assert master["source"].endswith(f"({best.id})")  # and it plays as that spec: above
+
+
+def test_an_agent_that_plays_as_a_level_is_shown_with_its_rating() -> None:
+    """``kinghill serve --agents heuristic search:120 random``: the heuristic is ``casual``'s
+    player and ``search:120`` ``strong``'s, so they are shown with those ratings (they were
+    shown with none); an agent no level plays as has none."""
+    levels = level_ratings()
+    shown = agent_ratings(["heuristic", "search:120", "expert-position", "master", "random"])
+    assert shown == {
+        "heuristic": levels["casual"],
+        "search:120": levels["strong"],
+        "expert-position": levels["master"],
+        "master": levels["master"],
+    }
 
 
 def test_the_page_lists_the_levels_with_their_ratings(tmp_path: Path) -> None:

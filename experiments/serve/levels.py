@@ -6,9 +6,12 @@ scale as measured (``levels.json`` beside this module, package data, written by
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+
+from kinghill.agents import canonical_id
 
 LEVELS = ("beginner", "casual", "club", "strong", "master")
 """The graded opponents' names (entry points of ``kinghill.agents``), weakest first."""
@@ -47,3 +50,17 @@ def level_ratings(path: Traversable = LEVELS_FILE) -> dict[str, str]:
     """Each level's rating as the page shows it, ``"1000 [1000, 1000]"`` (Elo on the ladder's
     scale, its 95% interval; the zoo's anchor has none of its own)."""
     return {level.name: level.shown() for level in levels(path)[1]}
+
+
+def agent_ratings(agents: Sequence[str], path: Traversable = LEVELS_FILE) -> dict[str, str]:
+    """The ratings of ``agents`` that are measured: a level by its name, and an agent given by
+    a spec a level plays as (``heuristic``, ``search:120``, ``expert-position``) by that
+    level's, as the page shows them."""
+    by_spec = {canonical_id(level.spec): level.shown() for level in levels(path)[1]}
+    by_name = level_ratings(path)
+    shown = {}
+    for agent in agents:
+        rating = by_name.get(agent) or by_spec.get(canonical_id(agent))
+        if rating is not None:
+            shown[agent] = rating
+    return shown
