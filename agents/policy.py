@@ -10,7 +10,7 @@ from typing import Any
 
 from kinghill.envs import Action, FrameView
 from kinghill.envs.rl import FrozenPolicy
-from kinghill.envs.rl.wrappers import action_of
+from kinghill.envs.rl.wrappers import trained_action
 
 ALGORITHMS = ("PPO", "SAC", "MaskablePPO")
 """The algorithms a checkpoint may come from (MaskablePPO: sb3-contrib, the masked action)."""
@@ -98,8 +98,7 @@ class PolicyAgent:
     ) -> None:
         self.path = Path(path)
         model = load_model(path)
-        if action is None:  # the action its actions fit (FrozenPolicy refuses another)
-            action = action_of(model.action_space) or "aim"
+        action = trained_action(model.action_space, action)
         if not deterministic and seed is not None:
             import torch
 

@@ -238,6 +238,21 @@ def _raised(name: str, factory: AgentFactory, error: Exception) -> AgentSpecErro
     )
 
 
+def check_one_each(specs: Iterable[str]) -> None:
+    """Refuse two specs of one agent (one :func:`canonical_id`: ``search:120`` and
+    ``search?budget=120``), which a tournament, a ladder or the page would count twice.
+
+    :raises AgentSpecError: naming both specs and their one id.
+    """
+    seen: dict[str, str] = {}
+    for spec in specs:
+        same = seen.setdefault(canonical_id(spec), spec)
+        if same != spec:
+            raise AgentSpecError(
+                f"{same!r} and {spec!r} are one agent ({canonical_id(spec)}): give it once"
+            )
+
+
 def canonical_id(spec: str) -> str:
     """The one name of the agent ``spec`` plays, whichever way it is written: options sorted,
     a built-in's ``:N`` / ``:Xs`` written as its option, options at their default left out, a

@@ -241,6 +241,21 @@ def action_of(space: spaces.Space[Any]) -> str | None:
     return None
 
 
+def trained_action(space: spaces.Space[Any], asked: str | None = None) -> str:
+    """The action a model whose actions are ``space`` was trained with (:func:`action_of`),
+    which must be ``asked`` where given: decoded as another action, every decision it made
+    would be refused.
+
+    :raises ValueError: ``space`` is no trainable action's, or the action is not ``asked``.
+    """
+    trained = action_of(space)
+    if trained is None:
+        raise ValueError(f"the model's action space {space} is no kinghill action's")
+    if asked is not None and asked != trained:
+        raise ValueError(f"the model was trained with the {trained} action, not the {asked} action")
+    return trained
+
+
 def make_aim_env(**kwargs: Any) -> gym.Env[Any, Any]:
     """``KingOfTheHillEnv(**kwargs)`` with flat observations and :class:`AimAssist` (the entry
     of the Gym ID ``kinghill/KingOfTheHill-Aim-v0``)."""
@@ -282,10 +297,8 @@ class FrozenPolicy:
         if self.action not in ACTIONS:
             raise ValueError(f"action must be one of {sorted(ACTIONS)}, got {self.action!r}")
         space = getattr(self.model, "action_space", None)  # an ONNX policy names its action
-        trained = self.action if space is None else action_of(space)
-        if trained != self.action:  # decoded otherwise, every decision would be refused
-            found = f"the {trained} action" if trained else f"{space}"
-            raise ValueError(f"the model was trained with {found}, not the {self.action} action")
+        if space is not None:
+            trained_action(space, self.action)
         self._space = observation_space()
         self._masked = MaskedPolicy(self.model, self.deterministic)
 

@@ -115,12 +115,10 @@ class DefaultsShown(argparse.HelpFormatter):
     off flag), for commands whose help texts do not say them."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if default is None or default is False or default == argparse.SUPPRESS or not text:
-            return action.help
-        if "default" in text:
-            return action.help
+        text, default = action.help, action.default
+        unset = default is None or default is False or default == argparse.SUPPRESS
+        if unset or not text or "default" in text:
+            return text
         if isinstance(default, tuple | list):  # as typed: --hidden 64 32
             return f"{text} (default: {' '.join(map(str, default))})"
         return f"{text} (default: %(default)s)"
@@ -437,8 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
             run=module.run,
             command_prog=command.prog,
             command_flags=tuple(command._option_string_actions),
-            command_outputs=tuple(
-                sorted({a.dest for a in command._actions if _names(a.type, "output_file")})
+            command_outputs=tuple(  # output_file()'s validators are named so
+                sorted({a.dest for a in command._actions if _validator(a) == "output_file"})
             ),
         )
         if name in INTERRUPTED:
@@ -491,10 +489,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _names(kind: object, name: str) -> bool:
-    """Whether an option's ``type=`` is the validator called ``name`` (:func:`output_file`'s
-    ``check`` is named so)."""
-    return getattr(kind, "__name__", None) == name
+def _validator(action: argparse.Action) -> str | None:
+    """The name of an option's ``type=`` validator (None: none)."""
+    return getattr(action.type, "__name__", None)
 
 
 def _unrecognized(unknown: Sequence[str], flags: Sequence[str]) -> str:

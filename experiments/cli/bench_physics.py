@@ -62,13 +62,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    args.suite = args.suite or DEFAULT_SUITE  # one named must be there; the default may not
+    suite = args.suite or DEFAULT_SUITE  # one named must be there; the default may not
     try:
-        check_suite(args.suite)
+        check_suite(suite)
     except ValueError as error:
         raise UsageError(str(error), "--suite") from None
     r = benchmark(
-        args.shots, args.breaks, args.reference_shots, args.seed, args.suite, args.cold_compile
+        args.shots, args.breaks, args.reference_shots, args.seed, suite, args.cold_compile
     )
 
     def line(name: str, s: dict) -> None:
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
                 f" / {p['break']['shots_per_s'] / p['pooltool_break_per_s']:.1f}x"
             )
     else:
-        print(f"peer suite not found at {args.suite}: skipped")
+        print(f"peer suite not found at {suite}: skipped")
     if args.out:
         args.out.write_text(json.dumps(r, indent=2))
     return 0

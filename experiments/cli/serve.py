@@ -116,15 +116,10 @@ def _check_port(host: str, port: int) -> None:
 
 
 def _check_one_each(agents: tuple[str, ...]) -> None:
-    """Refuse two specs of one agent (``search:120`` and ``search?budget=120``), as a
-    tournament does: the page would list one player twice."""
-    from kinghill.agents import canonical_id
+    """Refuse two specs of one agent, as a tournament does: the page would list it twice."""
+    from kinghill.agents import AgentSpecError, check_one_each
 
-    seen: dict[str, str] = {}
-    for spec in agents:
-        same = seen.setdefault(canonical_id(spec), spec)
-        if same != spec:
-            raise UsageError(
-                f"{same!r} and {spec!r} are one agent ({canonical_id(spec)}): give it once",
-                "--agents",
-            )
+    try:
+        check_one_each(agents)
+    except AgentSpecError as error:
+        raise UsageError(str(error), "--agents") from None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kinghill.agents import AgentSpecError, build_agent, canonical_id, make_agent
+from kinghill.agents import AgentSpecError, build_agent, check_one_each, make_agent
 from kinghill.envs import Action, Agent, FrameView
 from kinghill.envs.game.noise import NoiseScale
 from kinghill.experiments.tournaments.agent_content import content_key
@@ -200,17 +200,12 @@ def makers(agents: Sequence[AgentLike] | Mapping[str, AgentLike]) -> dict[str, A
     ``__qualname__``, an object its class's name (numbered when repeated), unless ``agents``
     is a mapping of names. Two specs of one agent (one :func:`~kinghill.agents.canonical_id`,
     ``search:120`` and ``search?budget=120``) are refused."""
-    named = agents.items() if isinstance(agents, Mapping) else ((None, a) for a in agents)
+    named = list(agents.items() if isinstance(agents, Mapping) else ((None, a) for a in agents))
+    check_one_each(a for _, a in named if isinstance(a, str))
     result: dict[str, AgentMaker] = {}
-    specs: dict[str, str] = {}  # canonical id -> the spec that gave it
     for given, agent in named:
         maker: AgentMaker
         if isinstance(agent, str):
-            same = specs.setdefault(canonical_id(agent), agent)
-            if same != agent:
-                raise AgentSpecError(
-                    f"{same!r} and {agent!r} are one agent ({canonical_id(agent)}): give it once"
-                )
             name, maker = agent, SpecMaker(agent)
         elif isinstance(agent, type) or not callable(getattr(agent, "act", None)):
             if not callable(agent):

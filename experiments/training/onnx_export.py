@@ -24,7 +24,7 @@ from kinghill.agents.onnx_policy import ACTION_KEY, ALGORITHM_KEY, OnnxModel
 from kinghill.agents.policy import load_model
 from kinghill.envs import FrameView, Game, ask
 from kinghill.envs.rl import FrozenPolicy
-from kinghill.envs.rl.wrappers import action_of
+from kinghill.envs.rl.wrappers import trained_action
 from kinghill.physics import NoiseModel
 
 MASKED_LOGIT = -1e8
@@ -63,14 +63,10 @@ def export_policy(checkpoint: str | Path, out: str | Path, action: str | None = 
     if algorithm == "SAC":
         raise ValueError(f"{checkpoint}: SAC policies are not exported yet (PPO and MaskablePPO)")
     masked = algorithm == "MaskablePPO"
-    trained = action_of(model.action_space)
-    if trained is None:
-        raise ValueError(
-            f"{checkpoint}: its actions ({model.action_space}) are no kinghill action's"
-        )
-    if action is not None and action != trained:
-        raise ValueError(f"{checkpoint} was trained with the {trained} action, not the {action}")
-    action = trained
+    try:
+        action = trained_action(model.action_space, action)
+    except ValueError as error:
+        raise ValueError(f"{checkpoint}: {error}") from None
     graph = _ActionGraph(model.policy, model.action_space, masked).eval()
     size = int(np.prod(model.observation_space.shape))
     example: tuple[Any, ...] = (torch.zeros((1, size)),)
