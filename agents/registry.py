@@ -94,6 +94,8 @@ class AgentSpec:
     @classmethod
     def parse(cls, spec: str) -> AgentSpec:
         """Split ``TARGET?KEY=VALUE,...``; raises :class:`AgentSpecError` for a malformed one."""
+        if not isinstance(spec, str):
+            raise AgentSpecError(f"an agent spec is a string, got {spec!r}")
         target, mark, query = spec.partition("?")
         if not target:
             raise UnknownAgentError(f"empty agent spec {spec!r}; known agents: {', '.join(NAMES)}")

@@ -14,10 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kinghill.envs  # noqa: F401  (registers the env)
-from kinghill.envs import ChoiceAction, RewardWeights, ShotAction
+from kinghill.agents import AgentSpecError, make_agent
+from kinghill.envs import ChoiceAction, Game, RewardWeights, ShotAction
 from kinghill.envs.rl.aec_env import raw_env
 from kinghill.envs.rl.encoding import action_space
 from kinghill.envs.rl.gym_env import KingOfTheHillEnv
+from kinghill.envs.rl.wrappers import make_sb3_env
 from kinghill.envs.rules import Call, Frame, ShotClock
 from kinghill.experiments import cli
 from kinghill.physics import (
@@ -124,8 +126,16 @@ def test_simulate_refuses_a_cue_ball_not_on_the_table() -> None:
         ({"breaker": "me"}, ValueError, "breaker must be"),
         ({"render_mode": "ascii"}, ValueError, "render_mode must be one of"),
         ({"required": (3, 9)}, ValueError, "required whites"),
-        ({"shot_limit": 0}, ValueError, "shot_limit must be at least 1"),
-        ({"time_round": 0}, ValueError, "round numbers start at 1"),
+        ({"required": 3}, ValueError, "required whites: two whole numbers 0-7, got 3"),
+        ({"required": (3, True)}, ValueError, "required whites"),
+        ({"shot_limit": 0}, ValueError, "shot_limit must be a whole number of at least 1"),
+        ({"shot_limit": 1.5}, ValueError, "shot_limit must be a whole number"),
+        ({"shot_limit": "10"}, ValueError, "shot_limit must be a whole number"),
+        ({"shot_limit": 1, "breaker": "opponent"}, ValueError, "the learner would never shoot"),
+        ({"time_round": 0}, ValueError, "round numbers are whole numbers from 1"),
+        ({"time_round": "a"}, ValueError, "round numbers are whole numbers from 1, got 'a'"),
+        ({"no_cushion_foul": "no"}, ValueError, "no_cushion_foul must be True or False"),
+        ({"record_replay": "x"}, ValueError, "record_replay must be True or False"),
         ({"spec": "big"}, TypeError, "spec: a TableSpec or None, got str"),
     ],
 )
@@ -221,6 +231,45 @@ def test_reset_and_restore_refuse_bad_arguments(env: KingOfTheHillEnv) -> None:
     assert snapshot_of(env) == before
 
 
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (np.r_[np.zeros(5), math.nan, np.zeros(36)], "got nan at index 5"),
+        (np.zeros(3), r"got shape \(3,\)"),
+        (None, "got None"),
+        ("x", "got 'x'"),
+    ],
+)
+def test_a_box_action_names_what_is_wrong_with_it(action: Any, message: str) -> None:
+    env = make_sb3_env("aim")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=f"action must be 42 finite numbers, {message}"):
+        env.step(action)
+
+
+def test_an_agent_spec_that_is_no_string_is_named() -> None:
+    with pytest.raises(AgentSpecError, match="an agent spec is a string, got None"):
+        make_agent(None)  # type: ignore[arg-type]
+
+
+def test_a_game_refuses_noise_that_is_no_noise_model_when_made() -> None:
+    with pytest.raises(TypeError, match="noise: a NoiseModel or None, got 'yes'"):
+        Game(noise="yes")  # type: ignore[arg-type]
+
+
+def test_the_env_refuses_a_step_before_its_first_reset() -> None:
+    """Unwrapped (no Gymnasium OrderEnforcing, as the masked env is built) a step before reset
+    would play an unseeded frame: it is refused; after restore() a step plays."""
+    fresh = KingOfTheHillEnv(noise=False)
+    with pytest.raises(RuntimeError, match=r"no frame yet: call reset\(\) before step\(\)"):
+        fresh.step(good_point())
+    other = KingOfTheHillEnv(noise=False, breaker="learner")
+    other.reset(seed=3)
+    fresh.restore(other.snapshot())
+    fresh.step(good_point())
+    assert fresh.game.frame.shots >= 1  # the learner's break, and the opponent's replies
+
+
 # ---- the PettingZoo AEC env ----------------------------------------------------------------------
 def test_aec_env_refuses_bad_options_and_bad_points() -> None:
     with pytest.raises(TypeError, match="noise: True, False, None or a NoiseModel"):
@@ -234,6 +283,12 @@ def test_aec_env_refuses_bad_options_and_bad_points() -> None:
         with pytest.raises(ValueError, match="action"):
             aec.step(action)
         assert (aec.game.frame, aec.game.state, aec.agent_selection) == (frame, state, mover)
+    for seed in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="reset: seed must be a whole number from 0 or None"):
+            aec.reset(seed=seed)  # type: ignore[arg-type]
+    assert (aec.game.frame, aec.game.state) == (frame, state)
+    with pytest.raises(ValueError, match="no agent 'player_9'; the agents are"):
+        aec.observe("player_9")
 
 
 # ---- the rules: call builders and the clock ------------------------------------------------------

@@ -38,5 +38,7 @@ def test_the_mix_moves_to_full_frames_and_the_wrapper_follows_it() -> None:
     late = [env.reset(seed=100 + s)[1]["stage"] for s in range(30)]
     assert late.count("frame") > late.count("colour")
     # explicit options win over the curriculum
-    env.reset(seed=1, options=colour_position(np.random.default_rng(1), TableSpec()))
+    _, info = env.reset(seed=1, options=colour_position(np.random.default_rng(1), TableSpec()))
     assert env.unwrapped.game.frame.whites_needed(0) == 0
+    assert info["stage"] == ""  # the caller's position is no stage of the curriculum
+    assert env.reset(seed=2)[1]["stage"] in {"colour", "whites", "frame"}

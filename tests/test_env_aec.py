@@ -41,6 +41,35 @@ def test_mask_only_for_the_player_to_move() -> None:
     assert not e.observe(other)["action_mask"].any()
 
 
+def test_a_start_position_of_your_own_as_the_gym_envs() -> None:
+    """``reset(options=...)`` as the Gymnasium env takes it, ``learner`` being player_0."""
+    e = raw_env(noise=False)
+    options = {"balls": {0: (3.0, 1.4), 3: (2.5, 1.06)}, "credited": (3, 3), "to_move": "opponent"}
+    e.reset(seed=0, options=options)
+    assert e.agent_selection == "player_1"
+    assert e.game.state.on_table.sum() == 2 and e.game.frame.whites_needed(0) == 0
+    with pytest.raises(ValueError, match=r"reset options: unknown keys \['credit'\]"):
+        e.reset(seed=0, options={"balls": {0: (3.0, 1.4)}, "credit": (0, 0)})
+    e.reset(seed=0, options={"options": 1})  # no position: PettingZoo's api_test passes it
+    assert e.game.state.on_table.all()
+
+
+def test_no_cue_ball_is_offered_once_the_frame_is_over() -> None:
+    """The Gymnasium env's mask is all zeros at the end, as the AEC env's is."""
+    import gymnasium as gym
+
+    import kinghill.envs  # noqa: F401
+
+    env = gym.make("kinghill/KingOfTheHill-v0", shot_limit=3, breaker="learner")
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        assert info["action_mask"].any()
+        obs, _, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
+        done = terminated or truncated
+    assert not info["action_mask"].any() and not obs["action_mask"].any()
+
+
 def test_foul_gives_opponent_the_choice_and_both_rewards() -> None:
     """R-foul-choice and 10.5 through the AEC turn order; rewards reach both seats."""
     e = raw_env(noise=False)

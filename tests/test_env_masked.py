@@ -22,6 +22,7 @@ from kinghill.envs.rl.masked import (
     menu_observation,
     shot_menu,
 )
+from kinghill.envs.rl.wrappers import make_sb3_env
 from kinghill.envs.rules import Decision
 
 
@@ -88,7 +89,36 @@ def test_an_action_outside_the_space_is_refused() -> None:
     for outside in ([SLOTS, 0, 0], [0, -1, 0], [0, 0, 4], [0, 0], [0, 0, 0, 0]):
         with pytest.raises(ValueError, match="outside"):
             env.step(np.array(outside))
-    obs, *_ = env.step([0.0, 2, 3])  # converted to integers, as MultiDiscrete.contains does
+    obs, *_ = env.step([0.0, 2, 3])  # whole numbers of any type, as MultiDiscrete.contains takes
+    for outside in ([0.5, 0, 0], [np.nan, 0, 0], None, "x"):  # a fraction is no slot
+        with pytest.raises(ValueError, match="outside"):
+            env.step(outside)
+
+
+def test_the_menu_follows_a_position_restored_for_look_ahead() -> None:
+    """After ``env.unwrapped.restore(snap)`` the mask and the slots are the restored
+    position's, not those of the position the look-ahead stepped to."""
+    env = make_sb3_env("masked", noise=False)
+    env.reset(seed=0, options={"balls": {0: (3.0, 1.4), 3: (2.5, 1.06)}, "credited": (3, 3)})
+    snap, mask = env.unwrapped.snapshot(), env.action_masks().copy()
+    slot = int(np.flatnonzero(mask[:SLOTS])[-1])
+    env.step(np.array([slot, 1, 0]))
+    env.unwrapped.restore(snap)
+    assert np.array_equal(env.action_masks(), mask)
+    for slot in np.flatnonzero(mask[:SLOTS]):  # each offered slot plays from the restored table
+        env.unwrapped.restore(snap)
+        env.step(np.array([slot, 1, 0]))
+
+
+@pytest.mark.parametrize("action", ["aim", "flat"])
+def test_the_sb3_wrappers_pass_gymnasiums_checker_and_their_spec_remakes_them(action: str) -> None:
+    """Gymnasium's ``check_env`` makes a wrapped env again from its spec: the Box wrappers
+    record their arguments for it."""
+    env = make_sb3_env(action)
+    gym_check_env(env, skip_render_check=True)
+    again = gym.make(env.spec)
+    assert type(again) is type(env)
+    assert again.action_space == env.action_space
 
 
 def test_the_steps_check_agrees_with_multidiscrete_contains() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from kinghill.agents import AgentSpecError, HeuristicAgent, RandomAgent
 from kinghill.experiments import cli, evaluate
+from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE
 from kinghill.experiments.tournaments.frames import FrameOutcome
 from kinghill.experiments.tournaments.report import Report
@@ -85,6 +86,9 @@ def test_agents_that_cannot_be_played_are_refused_before_play(tmp_path: Path) ->
         evaluate(["search:120", "search?budget=120", "random"], **SHORT)
     with pytest.raises(ValueError, match="record=True needs out="):
         evaluate(["heuristic", "random"], **SHORT, record=True)
+    for jobs in (0, -1, 1.5, "2"):
+        with pytest.raises(TournamentError, match="jobs: must be a whole number of at least 1"):
+            evaluate(["heuristic", "random"], **SHORT, jobs=jobs)  # type: ignore[arg-type]
 
 
 SCRIPT = """\

@@ -165,6 +165,13 @@ def test_export_gives_observation_action_outcome_rows(recorded: Path, tmp_path: 
     assert set(np.unique(data["frame_won"])) <= {-1, 1}
 
 
+def test_export_refuses_a_name_numpy_would_change(recorded: Path, tmp_path: Path) -> None:
+    """numpy writes ``data.csv`` as ``data.csv.npz``: the summary would name a file not there."""
+    with pytest.raises(ValueError, match="out must be an .npz file, got '.*data.csv'"):
+        export_dataset([recorded], tmp_path / "data.csv")
+    assert not list(tmp_path.iterdir())
+
+
 def test_tournament_and_play_record_replay_and_export_from_the_command_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

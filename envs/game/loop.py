@@ -270,6 +270,8 @@ class Game:
         trajectory_fps: float | None = None,
         simulate: Simulate = simulate,
     ) -> None:
+        if noise is not None and not isinstance(noise, NoiseModel):
+            raise TypeError(f"noise: a NoiseModel or None, got {noise!r}")
         self.spec = spec or TableSpec()
         self.noise = noise
         self.required = required

@@ -17,8 +17,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from kinghill.envs.game.decisions import Answer
-from kinghill.envs.game.loop import Game
+from kinghill.envs.game.loop import Game, GameSnapshot
 from kinghill.envs.game.noise import NoiseScale
+from kinghill.envs.game.start import start_position
 from kinghill.envs.rl.encoding import (
     action_space,
     cue_ball_mask,
@@ -30,9 +31,17 @@ from kinghill.envs.rl.env_options import noise_model
 from kinghill.envs.rl.env_options import reward_weights as checked_weights
 from kinghill.envs.rl.rewards import RewardWeights
 from kinghill.envs.rl.table_display import TableDisplay
+from kinghill.envs.rules import is_whole
 from kinghill.physics import NoiseModel, TableSpec
 
 AGENTS = ("player_0", "player_1")
+
+
+def seat_of(agent: str) -> int:
+    """The seat of ``agent`` (``"player_0"`` or ``"player_1"``)."""
+    if agent not in AGENTS:
+        raise ValueError(f"no agent {agent!r}; the agents are {list(AGENTS)}")
+    return AGENTS.index(agent)
 
 
 class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
@@ -48,6 +57,11 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
     when the frame ends, ``infos[agent]["won"]`` is 1 for the winner, 0 for the loser, 0.5 for
     both when the shot limit ends it. ``render_mode``: ``"rgb_array"`` (a top-down picture) or
     ``"human"`` (a pygame window drawn after every reset and step, the Gymnasium env's).
+
+    ``reset(options=...)`` with ``"balls"`` starts from a position of your own, as the Gymnasium
+    env's does, its ``"learner"`` being ``player_0`` and ``"opponent"`` ``player_1``; options
+    without ``"balls"`` are not a position and change nothing (PettingZoo's ``api_test`` passes
+    some).
 
     A ``dict`` action outside the space raises ``ValueError`` naming the key (nothing changes).
     Any other action is the player's own: one that cannot be played (not an action, malformed,
@@ -103,11 +117,21 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        start = None
+        if options and "balls" in options:  # a start position, validated before anything changes
+            game = self.game
+            start = start_position(
+                options, game.spec, game.required, game.shot_limit, game.no_cushion_foul
+            )
         if seed is not None:
+            if not is_whole(seed) or seed < 0:
+                raise ValueError(f"reset: seed must be a whole number from 0 or None, got {seed!r}")
             self._rng = np.random.default_rng(seed)
             self._action_space.seed(seed)
         breaker = int(self._rng.integers(2))
         self.game.reset(seed=int(self._rng.integers(2**63 - 1)), breaker=breaker)
+        if start is not None:
+            self.game.restore(GameSnapshot(*start, self.game.rng.bit_generator.state))
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -120,7 +144,7 @@ class raw_env(AECEnv[str, dict[str, Any], dict[str, Any]]):
             self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view = self.game.view(AGENTS.index(agent))
+        view = self.game.view(seat_of(agent))
         obs = encode_observation(view)
         mask = obs.pop("action_mask")
         if view.player != self.game.to_move or self.game.is_over:

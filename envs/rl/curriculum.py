@@ -112,7 +112,8 @@ CURRICULA = {"practice": PRACTICE}
 
 class Curriculum(gym.Wrapper[Any, Any, Any, Any]):
     """Starts each episode of the wrapped env from a stage of ``spec``, drawn by the mix at the
-    env's progress (its steps over ``steps``). Options passed to ``reset`` win over it.
+    env's progress (its steps over ``steps``), named in ``info["stage"]``. Options passed to
+    ``reset`` win over it (``info["stage"]`` is then ``""``).
 
     :param env: a King of the Hill env (any wrapper of it).
     :param spec: the curriculum, e.g. :data:`PRACTICE`.
@@ -132,7 +133,8 @@ class Curriculum(gym.Wrapper[Any, Any, Any, Any]):
     ) -> tuple[Any, dict[str, Any]]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        if options is None:
+        self.stage = ""  # a start of the caller's own is no stage
+        if not options:
             weights = np.array(self.curriculum.weights(self.done / self.steps))
             k = int(self._rng.choice(len(weights), p=weights / weights.sum()))
             self.stage, make = self.curriculum.stages[k]

@@ -351,7 +351,9 @@ def flatten_observation(obs: dict[str, Any], out: np.ndarray) -> None:
 
 
 def cue_ball_mask(view: FrameView) -> np.ndarray:
-    """Which balls may be the cue ball now (int8, one per ball)."""
+    """Which balls may be the cue ball now (int8, one per ball; none once the frame is over)."""
+    if view.frame.decision is Decision.OVER:
+        return np.zeros(N_BALLS, np.int8)
     if view.frame.decision is Decision.BREAK:
         mask = np.zeros(N_BALLS, np.int8)
         mask[BREAK_BALL] = 1

@@ -160,6 +160,10 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if breaker not in ("random", "learner", "opponent", "alternate"):
             raise ValueError(f"breaker must be random/learner/opponent/alternate, got {breaker!r}")
+        if not isinstance(record_replay, bool):
+            raise ValueError(f"record_replay must be True or False, got {record_replay!r}")
+        if breaker == "opponent" and shot_limit == 1:
+            raise ValueError("shot_limit=1 with breaker='opponent': the learner would never shoot")
         self.render_mode = render_mode
         self.breaker = breaker
         self.weights = checked_weights(reward_weights)
@@ -180,6 +184,7 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._display = TableDisplay(render_mode, self.metadata["render_fps"])
         self._last_mine = ""
         self._resets = 0
+        self._was_reset = False
         self._obs_time = time.perf_counter()
 
     # ---- Gymnasium API ------------------------------------------------------------------------
@@ -209,7 +214,11 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             if not self.game.is_over:
                 break
         else:
-            raise RuntimeError(f"the opponent ended {REDRAWS} frames before the learner's turn")
+            raise RuntimeError(
+                f"the opponent ended {REDRAWS} frames before the learner's turn "
+                f"(shot_limit={self.game.shot_limit}, breaker={self.breaker!r})"
+            )
+        self._was_reset = True
         if self.render_mode == "human":
             self.render()
         return self._observe(), self._info(turns)
@@ -217,6 +226,8 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     def step(
         self, action: dict[str, Any] | Action
     ) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        if not self._was_reset:
+            raise RuntimeError("no frame yet: call reset() before step()")
         if self.game.is_over:
             raise RuntimeError("the frame is over: call reset() before step()")
         seconds = time.perf_counter() - self._obs_time
@@ -260,8 +271,9 @@ class KingOfTheHillEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return self.game.snapshot()
 
     def restore(self, snap: GameSnapshot) -> None:
-        """Put the frame and table back to ``snap``."""
+        """Put the frame and table back to ``snap`` (a frame to step on, as after a reset)."""
         self.game.restore(snap)
+        self._was_reset = True
 
     def save_replay(self, path: str | Path, fps: float | None = None) -> Path:
         """Write the shots of the frame so far as a GIF or MP4 (needs ``record_replay=True``)."""

@@ -107,11 +107,16 @@ def action_space() -> MenuActionSpace:
 
 
 def in_action_space(action: Any) -> bool:
-    """Whether ``action`` (converted to integers) is a point of :func:`action_space`: what
-    ``action_space().contains`` says, without its cost on every step."""
-    point = np.asarray(action, dtype=np.int64).reshape(-1)
+    """Whether ``action`` (whole numbers, of any numeric type) is a point of
+    :func:`action_space`: what ``action_space().contains`` says, without its cost on every
+    step."""
+    try:
+        point = np.asarray(action, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        return False
     return point.shape == (len(ACTION_SIZES),) and all(
-        0 <= value < size for value, size in zip(point.tolist(), ACTION_SIZES, strict=True)
+        value.is_integer() and 0 <= value < size
+        for value, size in zip(point.tolist(), ACTION_SIZES, strict=True)
     )
 
 
@@ -364,14 +369,20 @@ class MaskedShots(gym.Wrapper[Any, Any, Any, Any]):
         self.shot_menu = menu or shot_menu
         """What builds each decision's menu (default :func:`shot_menu`; a benchmark passes a
         timed one)."""
-        self.menu = self.shot_menu(self._view())
+        self._built: tuple[Any, Any, Menu] | None = None  # the table, the frame, their menu
 
-    def _view(self) -> FrameView:
+    @property
+    def menu(self) -> Menu:
+        """The offer at the game's position now, built again whenever the table or the frame
+        is another: after a step, a reset or the env's ``restore()`` of a look-ahead."""
         game = self.env.unwrapped.game  # type: ignore[attr-defined]
-        return FrameView(game.state, game.frame, 0)
+        built = self._built
+        if built is None or built[0] is not game.state or built[1] is not game.frame:
+            menu = self.shot_menu(FrameView(game.state, game.frame, 0))
+            built = self._built = (game.state, game.frame, menu)
+        return built[2]
 
     def _observe(self, obs: dict[str, Any]) -> np.ndarray:
-        self.menu = self.shot_menu(self._view())
         return _observation(obs, self.menu)
 
     def reset(

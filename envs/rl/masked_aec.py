@@ -18,7 +18,7 @@ from pettingzoo.utils import wrappers
 
 from kinghill.envs.game.actions import Action, FrameView
 from kinghill.envs.rl import aec_env
-from kinghill.envs.rl.aec_env import AGENTS
+from kinghill.envs.rl.aec_env import seat_of
 from kinghill.envs.rl.masked import (
     SLOTS,
     SPEED_FACTORS,
@@ -119,10 +119,10 @@ class MaskedMenuAEC(aec_env.raw_env):
         return self._menu_actions
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._current = None
+        super().reset(seed=seed, options=options)  # the seed and options checked there
         if seed is not None:
             self._menu_actions.seed(seed)
-        self._current = None
-        super().reset(seed=seed, options=options)
 
     def _menu(self) -> tuple[Menu, dict[str, np.ndarray]]:
         """The menu of the player to move, built once per decision."""
@@ -131,7 +131,7 @@ class MaskedMenuAEC(aec_env.raw_env):
         return self._current
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = AGENTS.index(agent)
+        player = seat_of(agent)
         if not self.game.is_over and player == self.game.to_move:
             return dict(self._menu()[1])
         placeholder = np.zeros(N_ACTIONS, np.int8)

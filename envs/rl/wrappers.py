@@ -80,11 +80,20 @@ m/s; (a, b) = 0.5 (c_a, c_b) pulled into the miscue disc."""
 MAX_AIM_CORRECTION = math.radians(5.0)
 
 
-def _split(vector: np.ndarray, layout: tuple[tuple[str, int], ...]) -> dict[str, np.ndarray]:
-    vector = np.asarray(vector, dtype=np.float64).reshape(-1)
+def _split(given: np.ndarray, layout: tuple[tuple[str, int], ...]) -> dict[str, np.ndarray]:
     size = sum(n for _, n in layout)
-    if vector.shape != (size,) or not np.all(np.isfinite(vector)):
-        raise ValueError(f"action must be {size} finite numbers, got shape {vector.shape}")
+    try:
+        vector = np.asarray(given, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"action must be {size} finite numbers, got {given!r}") from None
+    if given is None or vector.shape != (size,):
+        shape = "None" if given is None else f"shape {np.shape(given)}"
+        raise ValueError(f"action must be {size} finite numbers, got {shape}")
+    bad = np.flatnonzero(~np.isfinite(vector))
+    if bad.size:
+        raise ValueError(
+            f"action must be {size} finite numbers, got {vector[bad[0]]} at index {bad[0]}"
+        )
     out, at = {}, 0
     for name, n in layout:
         out[name] = vector[at : at + n]
@@ -198,21 +207,23 @@ class _VectorAction(gym.ActionWrapper[Any, np.ndarray, Any]):
 
     def action(self, action: np.ndarray) -> Action:
         game = self.env.unwrapped.game  # type: ignore[attr-defined]
-        return self.decode(np.asarray(action), game.view(game.to_move))
+        return self.decode(action, game.view(game.to_move))
 
 
-class FlatAction(_VectorAction):
+class FlatAction(_VectorAction, gym.utils.RecordConstructorArgs):
     """The full structured action as one ``Box`` (for PPO, SAC, TD3); see :data:`FLAT_LAYOUT`."""
 
     def __init__(self, env: gym.Env[Any, Any]) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)  # its spec can make it again
         super().__init__(env, FLAT_LAYOUT, decode_flat)
 
 
-class AimAssist(_VectorAction):
+class AimAssist(_VectorAction, gym.utils.RecordConstructorArgs):
     """Choose cue ball, object ball, pocket and kind; correct a ghost-ball aim; see
     :data:`AIM_LAYOUT` and :func:`decode_aim`."""
 
     def __init__(self, env: gym.Env[Any, Any]) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)  # its spec can make it again
         super().__init__(env, AIM_LAYOUT, decode_aim)
 
 

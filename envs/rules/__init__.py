@@ -26,7 +26,7 @@ from kinghill.envs.rules.call import (
     validate_call,
 )
 from kinghill.envs.rules.clock import EXTENSION, ShotClock, TimeAllowance, TimeVerdict
-from kinghill.envs.rules.frame import Decision, EndReason, Frame, FrameResult, opponent
+from kinghill.envs.rules.frame import Decision, EndReason, Frame, FrameResult, is_whole, opponent
 from kinghill.envs.rules.invariants import InvariantError, check_invariants, invariant_violations
 from kinghill.envs.rules.referee import judge, judge_overtime, validate_shot
 from kinghill.envs.rules.route import Route, RouteMatch, Verdict, match_route, observe_route
@@ -63,6 +63,7 @@ __all__ = [
     "judge_overtime",
     "match_route",
     "observe_route",
+    "is_whole",
     "opponent",
     "spot",
     "spot_point",

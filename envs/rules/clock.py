@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from kinghill.envs.rules.frame import Frame
+from kinghill.envs.rules.frame import Frame, is_whole
 
 FIRST_TIMED_ROUND = 3
 BASE_LIMIT = 35.0
@@ -56,8 +56,8 @@ class ShotClock:
     enabled: bool = True
 
     def __post_init__(self) -> None:
-        if self.round < 1:
-            raise ValueError(f"round numbers start at 1, got {self.round}")
+        if not is_whole(self.round) or self.round < 1:
+            raise ValueError(f"round numbers are whole numbers from 1, got {self.round!r}")
 
     @property
     def limit(self) -> float | None:

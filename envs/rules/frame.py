@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from numbers import Integral
 
 from kinghill.physics import N_BALLS
 
@@ -16,6 +17,11 @@ DEFAULT_SHOT_LIMIT = 200
 """Shots after which an undecided frame is truncated (R-truncate)."""
 FOULS_TO_LOSE = 2
 """A player's second foul in a frame loses it (10.5)."""
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is an integer (numpy's included), not a bool: what a count must be."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 class Decision(Enum):
@@ -89,12 +95,18 @@ class Frame:
         no_cushion_foul: bool = True,
     ) -> Frame:
         """A frame before the break; ``required`` per player is 3 minus the head start."""
-        if len(required) != 2 or any(not 0 <= int(r) < N_BALLS for r in required):
-            raise ValueError(f"required whites: two numbers 0-7, got {required!r}")
+        if (
+            not isinstance(required, tuple | list)
+            or len(required) != 2
+            or any(not is_whole(r) or not 0 <= r < N_BALLS for r in required)
+        ):
+            raise ValueError(f"required whites: two whole numbers 0-7, got {required!r}")
         if breaker not in (0, 1):
             raise ValueError(f"breaker: player 0 or 1, got {breaker!r}")
-        if shot_limit < 1:
-            raise ValueError(f"shot_limit must be at least 1, got {shot_limit!r}")
+        if not is_whole(shot_limit) or shot_limit < 1:
+            raise ValueError(f"shot_limit must be a whole number of at least 1, got {shot_limit!r}")
+        if not isinstance(no_cushion_foul, bool):
+            raise ValueError(f"no_cushion_foul must be True or False, got {no_cushion_foul!r}")
         return cls(
             required=(int(required[0]), int(required[1])),
             to_move=breaker,

@@ -63,7 +63,11 @@ def export_dataset(sources: Iterable[str | Path], out: str | Path) -> DatasetSum
     ``out`` (``.npz``, see :data:`DATASET_DOC`).
 
     :raises RecordError: a folder without records, or a broken record.
+    :raises ValueError: an ``out`` whose name does not end in ``.npz`` (numpy would write
+        another name).
     """
+    if Path(out).suffix != ".npz":
+        raise ValueError(f"export_dataset: out must be an .npz file, got {str(out)!r}")
     sources = list(sources)
     columns: dict[str, list[object]] = {}
     frames = left_out = 0

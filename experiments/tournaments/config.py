@@ -7,7 +7,8 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from kinghill.experiments.tournaments.errors import TournamentError, is_count
+from kinghill.envs.rules import is_whole
+from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frames import FrameTask, frame_seed
 from kinghill.experiments.tournaments.json_fields import from_json_object
 from kinghill.experiments.tournaments.options import FrameOptions
@@ -77,7 +78,7 @@ class TournamentConfig:
     def __post_init__(self) -> None:
         if len(self.agents) < 2 or len(set(self.agents)) != len(self.agents):
             raise TournamentError("give at least two different agents", "agents")
-        if not is_count(self.frames) or self.frames < 2 or self.frames % 2:
+        if not is_whole(self.frames) or self.frames < 2 or self.frames % 2:
             raise TournamentError(
                 f"must be even and >= 2 (got {self.frames!r}): "
                 "each agent of a pair breaks in half of its frames",

@@ -19,8 +19,3 @@ class TournamentError(Exception):
 
     def __str__(self) -> str:
         return self.message if self.parameter is None else f"{self.parameter}: {self.message}"
-
-
-def is_count(value: object) -> bool:
-    """An int that is not a bool (``True`` is not a count)."""
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -9,8 +9,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from kinghill.envs.game.noise import NoiseScale, check_noise_scale
+from kinghill.envs.rules import is_whole
 from kinghill.envs.rules.frame import DEFAULT_REQUIRED
-from kinghill.experiments.tournaments.errors import TournamentError, is_count
+from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.physics import N_BALLS
 
 DEFAULT_DECISION_CAP = 50.0
@@ -56,11 +57,11 @@ class FrameOptions:
             raise TournamentError(
                 f"must be a number >= 0 or 'variable' (got {self.noise_scale!r})", "noise_scale"
             ) from None
-        if self.round is not None and not (is_count(self.round) and self.round >= 1):
+        if self.round is not None and not (is_whole(self.round) and self.round >= 1):
             raise TournamentError(f"counts from 1 (got {self.round!r})", "round")
         if not isinstance(self.noise, bool):
             raise TournamentError(f"must be true or false (got {self.noise!r})", "noise")
-        if not (is_count(self.max_shots) and self.max_shots >= 1):
+        if not (is_whole(self.max_shots) and self.max_shots >= 1):
             raise TournamentError(f"must be at least 1 (got {self.max_shots!r})", "max_shots")
         if not (
             isinstance(self.decision_cap, int | float)
@@ -97,7 +98,7 @@ def _checked_handicap(handicap: object) -> tuple[tuple[str, int], ...]:
             f"must be pairs (agent, whites) (got {handicap!r})", "handicap"
         ) from None
     for name, whites in pairs:
-        if not (isinstance(name, str) and is_count(whites) and 1 <= whites <= MAX_REQUIRED):
+        if not (isinstance(name, str) and is_whole(whites) and 1 <= whites <= MAX_REQUIRED):
             raise TournamentError(
                 f"an agent's name and the whites it must pot, 1-{MAX_REQUIRED} "
                 f"(got {name!r}: {whites!r})",

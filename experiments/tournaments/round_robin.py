@@ -23,8 +23,10 @@ from typing import Any
 from kinghill.agents import AgentSpecError, build_agent, check_one_each, make_agent
 from kinghill.envs import Action, Agent, FrameView
 from kinghill.envs.game.noise import NoiseScale
+from kinghill.envs.rules import is_whole
 from kinghill.experiments.tournaments.agent_content import content_key
 from kinghill.experiments.tournaments.config import TournamentConfig
+from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FrameLog, play_into
 from kinghill.experiments.tournaments.frame_player import play_frame
 from kinghill.experiments.tournaments.frames import FrameOutcome, FramePlayer, FrameTask, play_task
@@ -288,6 +290,8 @@ def evaluate(
     """
     if record and out is None:
         raise ValueError("record=True needs out=, the folder to keep the records in")
+    if not is_whole(jobs) or jobs < 1:
+        raise TournamentError(f"must be a whole number of at least 1, got {jobs!r}", "jobs")
     options = FrameOptions(
         round=round,
         noise=noise,
