@@ -22,9 +22,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from kinghill.agents.graded_specs import PLAYS_AS
 from kinghill.agents.heuristic import HeuristicAgent
 from kinghill.agents.registry import make_agent
-from kinghill.agents.search import SearchAgent
 from kinghill.envs import Action, Agent, FrameView, ShotAction
 from kinghill.envs.rules import Decision
 from kinghill.physics import MAX_SPEED
@@ -79,24 +79,24 @@ def beginner(seed: int | None = None) -> ShakyHand:
     return ShakyHand(HeuristicAgent(seed), seed=seed)
 
 
-def casual(seed: int | None = None) -> HeuristicAgent:
+def casual(seed: int | None = None) -> Agent:
     """The heuristic (``casual``)."""
-    return HeuristicAgent(seed)
+    return make_agent(PLAYS_AS["casual"], seed)
 
 
-def club(seed: int | None = None) -> SearchAgent:
+def club(seed: int | None = None) -> Agent:
     """The search with 30 simulations a decision and the hand-made break (``club``: the zoo's
     ``search-30@1``)."""
-    return SearchAgent(seed, budget=30, learned_break=False)
+    return make_agent(PLAYS_AS["club"], seed)
 
 
-def strong(seed: int | None = None) -> SearchAgent:
+def strong(seed: int | None = None) -> Agent:
     """The search at its default budget, with the package's learnt break (``strong``: the zoo's
     ``search-120@2``)."""
-    return SearchAgent(seed)
+    return make_agent(PLAYS_AS["strong"], seed)
 
 
 def master(seed: int | None = None) -> Agent:
     """The built-in ``expert-position`` (``master``): the strongest shipped player at noise 1x,
     and one that decides in about a sixth of ``expert?budget=120``'s time."""
-    return make_agent("expert-position", seed)
+    return make_agent(PLAYS_AS["master"], seed)

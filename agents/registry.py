@@ -46,6 +46,7 @@ from kinghill.agents.builtins import (
     run_record,
     shipped,
 )
+from kinghill.agents.graded_specs import PLAYS_AS
 from kinghill.agents.spec_errors import AgentSpecError, MissingExtraError, UnknownAgentError
 from kinghill.envs import Agent
 
@@ -260,12 +261,16 @@ def canonical_id(spec: str) -> str:
     a built-in's ``:N`` / ``:Xs`` written as its option, options at their default left out, a
     shipped model's file written as its name. ``search:120``, ``search?budget=120`` and
     ``search`` give ``search``; ``expert:docs/training/expert2.npz?budget=120`` and
-    ``expert?budget=120`` give ``expert?budget=120``. Two specs with one canonical id are one
-    agent in a tournament, a ladder and a report. The file a spec names need not be there.
+    ``expert?budget=120`` give ``expert?budget=120``; a graded level is the spec it plays as
+    (``strong`` gives ``search``: :data:`~kinghill.agents.graded_specs.PLAYS_AS`). Two specs
+    with one canonical id are one agent in a tournament, a ladder and a report. The file a spec
+    names need not be there.
 
     :raises AgentSpecError: the spec is malformed, or a built-in's option is wrong.
     """
     parsed = AgentSpec.parse(spec)
+    if parsed.name in PLAYS_AS and not parsed.arguments:  # a graded level: the spec it plays
+        return canonical_id(PLAYS_AS[parsed.name])
     entry = built_in(parsed.name)
     if entry is None:
         return _written(parsed.target, parsed.arguments)

@@ -183,6 +183,9 @@ def test_the_tournament_command_refuses_two_specs_of_one_agent(
     argv = ["tournament", "--agents", "search:120", "search?budget=120", "--out", f"{tmp_path}/t"]
     assert cli.main(argv) == 2
     assert "are one agent (search)" in capsys.readouterr().err
+    argv = ["tournament", "--agents", "strong", "search", "--out", f"{tmp_path}/t"]  # a level
+    assert cli.main(argv) == 2
+    assert "'strong' and 'search' are one agent (search)" in capsys.readouterr().err
 
 
 def test_the_manual_names_every_shipped_model() -> None:

@@ -211,6 +211,8 @@ def test_a_recorded_tournament_extended_without_record_says_the_new_frames_are_n
     assert cli.main([*argv, "--frames", "4"]) == 0
     err = capsys.readouterr().err
     assert "note: " in err and "not recorded (add --record to keep them)" in err
+    assert cli.main([*argv, "--frames", "4", "--seed", "9"]) == 2  # refused: it plays nothing
+    assert "note" not in capsys.readouterr().err
     assert cli.main([*argv, "--frames", "6", "--record"]) == 0
     assert "note" not in capsys.readouterr().err
 

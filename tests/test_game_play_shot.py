@@ -6,9 +6,10 @@ the same noise. Issue 37 item 4: the game's ``simulate`` hook sees every shot it
 import math
 
 import numpy as np
+import pytest
 
 from kinghill.agents.heuristic import HeuristicAgent
-from kinghill.envs import Game, ShotAction
+from kinghill.envs import ChoiceAction, Game, InvalidAction, ShotAction
 from kinghill.envs.game import Played, play_noisy, play_shot, shot_position
 from kinghill.envs.planning.menu import break_action
 from kinghill.envs.rules import Decision, Frame
@@ -118,3 +119,20 @@ def test_shots_of_one_ball_and_call_share_the_referees_ruling(monkeypatch) -> No
     for action, (ruling, after) in zip((*strokes, other), ruled, strict=True):
         played = play_shot(frame, state, action)
         assert ruling == played.ruling and after == played.frame
+
+
+def test_a_place_is_for_the_break_only() -> None:
+    """4.1: the break places white 1 in the house; a shot after it with a place would be played
+    from where the balls are while saying otherwise (a record, a data set): it is refused and
+    nothing changes."""
+    game = Game()
+    game.reset(seed=4)
+    game.play(break_action(game.state))
+    if game.frame.decision is Decision.CHOICE:
+        game.play(ChoiceAction(play_on=True))
+    before = (game.frame, game.state)
+    cue = next(b for b in game.state.balls_on_table() if b != 0)
+    placed = ShotAction(Shot(cue, 0.0, 2.0), place=(0.3, 0.8))
+    with pytest.raises(InvalidAction, match="ShotAction.place is for the break only"):
+        game.play(placed)
+    assert (game.frame, game.state) == before

@@ -351,6 +351,10 @@ def test_seeding_by_the_ratings_of_a_round_robin(tmp_path: Path) -> None:
         seeds_from_ratings(("ace", "club"), report)
     with pytest.raises(TournamentError, match="no report"):
         seeds_from_ratings(("ace",), tmp_path / "missing.json")
+    knockout = tmp_path / "knockout.json"
+    knockout.write_text(json.dumps({"bracket": []}))  # no agents' ratings: said so, not KeyError
+    with pytest.raises(TournamentError, match=r"not a round robin's report.json \(it holds no"):
+        seeds_from_ratings(("ace",), knockout)
 
 
 def hand_made_state() -> tuple[KnockoutConfig, KnockoutState]:

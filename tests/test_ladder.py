@@ -4,6 +4,7 @@ and reused, and the zoo's matrix and page built from a tiny zoo with a scripted 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -415,3 +416,13 @@ def test_a_zoo_agent_that_cannot_be_built_here_is_skipped_with_one_line(
     assert "Not played: zoo agent middle@1" in out
     assert (tmp_path / "cache" / "1x" / "heuristic@1--random").is_dir()
     assert not (tmp_path / "cache" / "1x" / "middle@1--random").exists()
+
+
+def test_the_anchor_reads_as_set_and_a_bound_as_a_bound() -> None:
+    """The anchor's rating is the scale's choice, not a measurement: no zero-width interval."""
+    from kinghill.experiments.ladder.report import rating_text
+    from kinghill.experiments.tournaments.stats import Interval
+
+    assert rating_text(Interval(1000.0, 1000.0, 1000.0)) == "1000 (anchor)"
+    assert rating_text(Interval(1131.2, 1105.8, 1156.6)) == "1131 [1106, 1157]"
+    assert rating_text(Interval(-216.0, -216.0, math.inf)) == "≥ -216"

@@ -162,6 +162,7 @@ def test_export_gives_observation_action_outcome_rows(recorded: Path, tmp_path: 
             assert decoded == d.action
         assert data["fouled"][row] == (d.ruling is not None and d.ruling.is_foul)
     assert set(np.unique(data["agent"])) == {"heuristic", "random"}
+    assert set(data["source"].tolist()) == {str(recorded)}  # frames of two folders share indices
     assert set(np.unique(data["frame_won"])) <= {-1, 1}
 
 

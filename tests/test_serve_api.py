@@ -4,6 +4,7 @@ limits (frames at once, idle frames), and every frame's record on disk after eve
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 import threading
@@ -19,7 +20,12 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from kinghill.agents import make_agent  # noqa: E402
 from kinghill.envs import Agent, FrameView, ShotAction  # noqa: E402
-from kinghill.envs.rules import Decision  # noqa: E402
+from kinghill.envs.rules import (  # noqa: E402
+    Decision,
+    EndReason,
+    FrameResult,
+    TimeAllowance,
+)
 from kinghill.experiments.htmlreport.replays import replay_data  # noqa: E402
 from kinghill.experiments.records.dataset import export_dataset  # noqa: E402
 from kinghill.experiments.records.store import load_frame  # noqa: E402
@@ -69,6 +75,18 @@ class Server:
         response = self.client.get(f"/api/games/{key}")
         assert response.status_code == 200, response.text
         return response.json()
+
+    def past_the_break(self, **body: Any) -> tuple[str, dict[str, Any]]:
+        """A new frame in which the person broke and the gated agent answered (a foul, played
+        on): the person's shot is due. Its key and state."""
+        key = self.new(**body)["game"]
+        self.client.post(f"/api/games/{key}/shot", json=BREAK)
+        self.gated.go.set()
+        state = self.wait_turn(key)
+        if state["decision"] == "choice":
+            self.client.post(f"/api/games/{key}/choice", json={"play_on": True})
+            state = self.state(key)
+        return key, state
 
     def wait_turn(self, key: str) -> dict[str, Any]:
         """The frame once the person is to decide or it is over."""
@@ -184,19 +202,35 @@ def test_the_preview_says_the_call_in_words_and_what_does_not_fit(server: Server
 
 
 def test_the_section_12_clock_and_its_extension(server: Server) -> None:
-    state = server.new(round=3)
-    key = state["game"]
-    server.client.post(f"/api/games/{key}/shot", json=BREAK)
-    server.gated.go.set()
-    state = server.wait_turn(key)
-    if state["decision"] == "choice":
-        server.client.post(f"/api/games/{key}/choice", json={"play_on": True})
-        state = server.state(key)
+    key, state = server.past_the_break(round=3)
     assert state["clock"]["limit"] == 35 and state["clock"]["extension"] == 15  # 12.3, 12.5
     first = server.client.post(f"/api/games/{key}/extension", json={}).json()
     second = server.client.post(f"/api/games/{key}/extension", json={}).json()
     assert first["granted"] and not second["granted"]  # once a frame (12.5)
     assert server.state(key)["clock"]["claimed"]
+
+
+def test_a_person_who_lets_the_time_run_out_is_charged_then_without_a_request(
+    server: Server,
+) -> None:
+    """12.4 at the moment the time runs out, not at the page's next request (a page closed or
+    reloaded makes none): the table's timer charges the foul and the frame goes on. The
+    break's clock is cut to 0.3 s here; nothing asks the server meanwhile."""
+    key = server.new(round=3)["game"]
+    table = server.tables.tables[key]
+    with table.lock:
+        table.game.allowance = lambda: TimeAllowance(0.3)  # type: ignore[method-assign]
+        table._start_clock()
+    for _ in range(100):
+        with table.lock:
+            if table.recorder.decisions:
+                break
+        time.sleep(0.05)
+    with table.lock:
+        (decision,) = table.recorder.decisions
+        frame = table.game.frame
+    assert frame.fouls[0] == 1 and decision.action is None  # the person's break: timed out
+    assert 0.3 <= decision.seconds < 1.0  # charged when the time ran out
 
 
 @pytest.mark.parametrize(
@@ -207,6 +241,8 @@ def test_the_section_12_clock_and_its_extension(server: Server) -> None:
         (b'{"cue_ball": 1, "phi": 0, "speed": Infinity}', 400, "Infinity"),
         (b"[1, 2]", 400, "JSON object"),
         (b'{"cue_ball": 1, "phi": 0, "speed": 70}', 400, "speed"),
+        (b'{"cue_ball": 1, "phi": 0, "speed": 0}', 400, "speed must be in [0.1, 10], got 0"),
+        (b'{"cue_ball": 1, "phi": 0, "speed": 0.05}', 400, "speed must be in [0.1, 10]"),
         (b'{"cue_ball": 9, "phi": 0, "speed": 7}', 400, "cue_ball"),
         (b'{"cue_ball": true, "phi": 0, "speed": 7}', 400, "cue_ball"),
         (b'{"cue_ball": 1, "phi": "left", "speed": 7}', 400, "phi"),
@@ -245,18 +281,25 @@ def test_a_bad_shot_is_refused_and_changes_nothing(
 
 
 def test_a_ball_that_is_not_on_the_table_cannot_be_the_cue_ball(server: Server) -> None:
-    key = server.new()["game"]
-    server.client.post(f"/api/games/{key}/shot", json=BREAK)
+    key, _ = server.past_the_break()
     table = server.tables.tables[key]
-    server.gated.go.set()
-    state = server.wait_turn(key)
-    if state["decision"] == "choice":
-        server.client.post(f"/api/games/{key}/choice", json={"play_on": True})
     with table.lock:
         table.game.state = table.game.state.remove(5)
     before = server.state(key)
     response = server.client.post(f"/api/games/{key}/shot", json={**BREAK, "cue_ball": 5})
     assert response.status_code == 422 and "5" in response.json()["error"]
+    _same(before, server.state(key))
+
+
+def test_a_place_on_a_shot_after_the_break_is_refused(server: Server) -> None:
+    """Only the break places a ball (4.1): a shot with a place mid-frame is a 422, and nothing
+    of it reaches the record (an exported data set would hold a place never played)."""
+    key, before = server.past_the_break()
+    cue = next(b for b, at in enumerate(before["position"]) if at is not None and b != 0)
+    response = server.client.post(
+        f"/api/games/{key}/shot", json={**BREAK, "cue_ball": cue, "place": [0.3, 0.8]}
+    )
+    assert response.status_code == 422 and "for the break only" in response.json()["error"]
     _same(before, server.state(key))
 
 
@@ -333,6 +376,22 @@ def test_at_most_n_frames_at_once_and_leaving_frees_one(tmp_path: Path) -> None:
         "000001.json.gz",
         "000002.json.gz",
     ]
+
+
+def test_a_full_server_lets_a_finished_frame_go_before_refusing(tmp_path: Path) -> None:
+    """A finished frame holds no seat at the table: when the server is full, the finished
+    ones are let go (the least recently looked at first) and the new frame starts."""
+    made = Server(tmp_path, max_games=2)
+    first, second = made.new()["game"], made.new()["game"]
+    table = made.tables.tables[first]
+    with table.lock:  # the frame ended (its person lost on a second foul)
+        ended = FrameResult(1, EndReason.SECOND_FOUL)
+        table.game.frame = dataclasses.replace(table.game.frame, result=ended)
+    third = made.new()["game"]
+    assert made.client.get(f"/api/games/{first}").status_code == 404
+    assert made.client.get(f"/api/games/{second}").status_code == 200
+    full = made.client.post("/api/games", json={"opponent": "random"})  # both in play: full
+    assert full.status_code == 429 and made.client.get(f"/api/games/{third}").status_code == 200
 
 
 def test_idle_frames_are_let_go_and_records_never_overwritten(tmp_path: Path) -> None:

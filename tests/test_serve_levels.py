@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kinghill.agents import HeuristicAgent, make_agent
+from kinghill.agents import HeuristicAgent, canonical_id, make_agent
 from kinghill.agents.graded import ShakyHand
+from kinghill.agents.graded_specs import PLAYS_AS
 from kinghill.envs import Game, ShotAction
 from kinghill.experiments.cli.app import main
 from kinghill.experiments.records.store import load_frame
@@ -28,6 +29,16 @@ from kinghill.experiments.serve.levels import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_each_levels_spec_is_the_one_it_plays_as_in_the_package() -> None:
+    """levels.json's specs (what the ratings were measured with) are the graded module's, which
+    canonical ids resolve a level to: ``strong`` is ``search`` given twice."""
+    committed = json.loads(LEVELS_FILE.read_text())["levels"]
+    assert {n: level["spec"] for n, level in committed.items() if n in PLAYS_AS} == PLAYS_AS
+    assert set(committed) - set(PLAYS_AS) == {"beginner"}
+    for name, spec in PLAYS_AS.items():
+        assert canonical_id(name) == canonical_id(spec)
 
 
 @pytest.mark.parametrize("name", LEVELS)
@@ -67,13 +78,12 @@ def test_kinghill_agents_lists_each_level_with_its_spec_and_rating(
     assert committed["scale"] in lines[start + 1]
     rows = [line.split() for line in lines[start + 2 :]]
     assert rows == [
-        [
-            name,
-            entry["spec"],
-            f"{entry['rating']:.0f}",
-            f"[{entry['low']:.0f},",
-            f"{entry['high']:.0f}]",
-        ]
+        [name, entry["spec"], f"{entry['rating']:.0f}"]
+        + (
+            ["(anchor)"]
+            if entry["low"] == entry["high"]
+            else [f"[{entry['low']:.0f},", f"{entry['high']:.0f}]"]
+        )
         for name, entry in ((n, committed["levels"][n]) for n in LEVELS)
     ]
 
@@ -121,7 +131,8 @@ def test_the_ratings_shown_are_the_measured_ones_weakest_first() -> None:
     assert ratings == sorted(ratings) and len(set(ratings)) == len(ratings)
     shown = level_ratings()
     assert list(shown) == list(LEVELS)
-    assert shown["casual"].startswith(f"{committed['levels']['casual']['rating']:.0f} [")
+    assert shown["casual"] == "1000 (anchor)"  # the scale's anchor: set, not measured
+    assert shown["club"].startswith(f"{committed['levels']['club']['rating']:.0f} [")
 
 
 def test_the_master_is_the_zoos_strongest_player_at_noise_1x() -> None:

@@ -209,3 +209,40 @@ def test_ctrl_c_stops_the_tournament_though_an_agent_raises_keyboard_interrupt(
     finally:
         for pid in marked_processes(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+class DiesWhenBuilt:
+    """An agent whose process dies while building it (in the process the tournament starts for
+    it; built in the test's own process, as the command checks a spec, it is harmless)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        import multiprocessing
+
+        if multiprocessing.parent_process() is not None:
+            os._exit(1)
+
+    def act(self, view: FrameView) -> None:
+        raise AssertionError("never asked")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_agent_whose_process_dies_when_built_is_one_line_of_status_1(
+    tmp_path: Path, jobs: str
+) -> None:
+    """Not the arguments' fault (status 1, as a dead worker), and no traceback: one line that
+    names the agent and how to go on, in this process and in workers alike."""
+    agent = f"{__name__}:DiesWhenBuilt"
+    done = subprocess.run(
+        [*tournament(tmp_path, "--agents", agent, "heuristic", "--frames", "2"), "--jobs", jobs],
+        env=marked_env(uuid.uuid4().hex),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error" in line]  # runpy warns too
+    assert errors == [
+        f"kinghill tournament: error: the process of agent {agent!r} died (exit status 1); the "
+        f"frames played are in {tmp_path / 'frames.jsonl'}, run the same command again to resume"
+    ]

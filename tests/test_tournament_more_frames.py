@@ -53,6 +53,10 @@ def test_fewer_frames_or_other_settings_are_refused(tmp_path: Path) -> None:
     assert caught.value.parameter == "frames"
     with pytest.raises(TournamentError, match="holds a different tournament"):
         run_tournament(replace(SMALL, frames=6, seed=6), tmp_path, uneven_play_frame)
+    run_tournament(replace(SMALL, frames=6), tmp_path, uneven_play_frame, progress=False)
+    with pytest.raises(TournamentError, match=r"\(seed: stored 5, asked 6\);") as raised:
+        run_tournament(replace(SMALL, frames=6, seed=6), tmp_path, uneven_play_frame)
+    assert "earlier" not in str(raised.value)  # the raises are the folder's own history
 
 
 def test_a_stored_history_that_does_not_rise_is_refused() -> None:

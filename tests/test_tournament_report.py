@@ -1,13 +1,19 @@
 """The tournament report's numbers on four hand-written frames, and its files."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from kinghill.experiments.tournaments.config import TournamentConfig
 from kinghill.experiments.tournaments.frames import FrameOutcome
-from kinghill.experiments.tournaments.report import build_report, write_report
+from kinghill.experiments.tournaments.report import (
+    Report,
+    build_report,
+    settings_lines,
+    write_report,
+)
 from kinghill.experiments.tournaments.stats import wilson_interval
 
 CONFIG = TournamentConfig(("a", "b"), frames=4)
@@ -118,3 +124,42 @@ def test_every_frame_truncated_leaves_the_breakers_record_empty_and_the_json_str
     assert "Breaker (seat 0) wins: –." in (tmp_path / "report.md").read_text()
     page = (tmp_path / "report.html").read_text()
     assert "NaN" not in page and "nan [" not in page
+
+
+def test_an_agent_without_frames_yet_has_no_score_and_the_json_stays_strict(
+    tmp_path: Path,
+) -> None:
+    """A round robin stopped early (frames go pair by pair): the third agent has played none.
+    Its score and win rates are none (a dash), not NaN, and ``--report-only`` writes the files;
+    the report reads back as objects."""
+    config = TournamentConfig(("a", "b", "c"), frames=2)
+    played = [
+        FrameOutcome(**{**vars(frame(0, ("a", "b"), 0, shots=9)), "seed": task.seed})
+        for task in config.schedule()[:1]
+    ]
+    write_report(tmp_path, config, played, samples=50)
+
+    def refuse(constant: str) -> float:
+        raise ValueError(f"not JSON: {constant}")
+
+    data = json.loads((tmp_path / "report.json").read_text(), parse_constant=refuse)
+    assert data["agents"]["c"]["score"]["estimate"] is None
+    assert data["win_rates"]["a"]["c"]["win_rate"]["estimate"] is None
+    assert data["agents"]["a"]["score"]["estimate"] == 1.0
+    text = (tmp_path / "report.md").read_text()
+    assert "| c | – | 0 | – | 0 |" in text
+    assert "nan" not in text and "NaN" not in (tmp_path / "report.html").read_text()
+    again = Report.of(data, played)
+    assert math.isnan(again.agents["c"].score.estimate)
+
+
+def test_a_raised_tournament_says_how_its_frames_were_drawn() -> None:
+    """Each raise of the frames draws its own: the report names the steps that reproduce it."""
+    raised = build_report(TournamentConfig(("a", "b"), frames=6, earlier=(2, 4)), [], samples=10)
+    assert (
+        "Frames per pair: 6 (seats swapped; raised from 2, then 4: these frames come from "
+        in (settings_lines(raised)[0])
+    )
+    assert "--frames 2, then 4, then 6)" in settings_lines(raised)[0]
+    plain = build_report(CONFIG, [], samples=10)
+    assert "Frames per pair: 4 (seats swapped). Seed" in settings_lines(plain)[0]

@@ -71,10 +71,16 @@ class Played:
 
 def shot_position(frame: Frame, state: TableState, action: ShotAction) -> TableState:
     """The table ``action`` is played from: ``state``, with white 1 placed where a break's
-    action puts it (4.1)."""
-    if frame.decision is Decision.BREAK and action.place is not None:
-        return state.place(BREAK_BALL, action.place)
-    return state
+    action puts it (4.1); a ``place`` on another shot is a ``ValueError`` (only the break
+    places a ball: the shot would be played from elsewhere than it says)."""
+    if action.place is None:
+        return state
+    if frame.decision is not Decision.BREAK:
+        raise ValueError(
+            f"ShotAction.place is for the break only (4.1: white 1 in the house); a "
+            f"{frame.decision.value} is due, played from the balls where they are"
+        )
+    return state.place(BREAK_BALL, action.place)
 
 
 def play_shot(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kinghill.experiments.cli.app import (
+    CommandError,
     UsageError,
     agent_name,
     existing_file,
@@ -20,6 +21,7 @@ from kinghill.experiments.cli.app import (
     positive_int,
 )
 from kinghill.experiments.cli.frame_options import add_noise_scale, flag
+from kinghill.experiments.tournaments.agent_process import AgentStartError
 from kinghill.experiments.tournaments.errors import TournamentError
 
 if TYPE_CHECKING:
@@ -121,6 +123,11 @@ def run(args: argparse.Namespace) -> int:
         parameter = error.parameter
         argument = None if parameter is None else ARGUMENTS.get(parameter, flag(parameter))
         raise UsageError(error.message, argument) from None
+    except AgentStartError as error:  # not the arguments' fault: status 1
+        raise CommandError(
+            f"{error}; the frames played are kept in {Path(cache)}, run the same command again "
+            "to go on"
+        ) from None
     except KeyboardInterrupt:
         print(
             f"kinghill ladder: interrupted; the frames played are kept in {Path(cache)}, run "

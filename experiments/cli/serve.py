@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sys
 from pathlib import Path
 
 from kinghill.experiments.cli.app import (
@@ -65,7 +66,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         type=positive_int,
         default=8,
         metavar="N",
-        help="frames held at once; a new one beyond is refused (default: 8)",
+        help="frames held at once; a new one beyond is refused once no finished frame can be "
+        "let go (default: 8)",
     )
     parser.add_argument(
         "--idle",
@@ -80,7 +82,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     require_extra("serve", "serve", SERVE_MODULES)  # uvicorn imported when it serves
-    from kinghill.experiments.records.store import RecordError, check_not_tournament
+    from kinghill.experiments.records.store import RECORDS_DIR, RecordError, check_not_tournament
     from kinghill.experiments.serve import DEFAULT_AGENTS, serve
 
     agents = tuple(dict.fromkeys(args.agents or DEFAULT_AGENTS))
@@ -98,8 +100,12 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         max_games=args.max_games,
         idle=args.idle,
+    )  # returns once stopped (Ctrl-C or SIGTERM): a command stopped so is status 130
+    print(
+        f"kinghill serve: stopped; the frames played are in {args.out / RECORDS_DIR}",
+        file=sys.stderr,
     )
-    return 0
+    return 130
 
 
 def _check_port(host: str, port: int) -> None:

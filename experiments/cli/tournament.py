@@ -29,6 +29,7 @@ from kinghill.experiments.cli.frame_options import (
 )
 from kinghill.experiments.cli.signals import sigterm_as_interrupt
 from kinghill.experiments.records.store import RECORDS_DIR
+from kinghill.experiments.tournaments.agent_process import AgentStartError
 from kinghill.experiments.tournaments.config import DEFAULT_FRAMES
 from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
@@ -161,6 +162,11 @@ def run(args: argparse.Namespace) -> int:
             summary = _round_robin(args)
     except TournamentError as error:
         raise usage_error(error) from None
+    except AgentStartError as error:  # not the arguments' fault: status 1, as a dead worker
+        raise CommandError(
+            f"{error}; the frames played are in {args.out / FRAMES_FILE}, run the same command "
+            "again to resume"
+        ) from None
     except BrokenProcessPool as error:
         raise CommandError(
             f"a worker process died ({error}); the frames played are in "
@@ -195,12 +201,7 @@ def _round_robin(args: argparse.Namespace) -> str:
     agents = dict(map(display_name, args.agents))
     if len(agents) < len(args.agents):
         raise UsageError("give each agent its own name (NAME=SPEC)", "--agents")
-    if not args.record and any((args.out / RECORDS_DIR).glob("*.json.gz")):
-        print(
-            f"kinghill tournament: note: {args.out / RECORDS_DIR} holds the frames recorded "
-            "before; the frames this run plays are not recorded (add --record to keep them)",
-            file=sys.stderr,
-        )
+    unrecorded = not args.record and any((args.out / RECORDS_DIR).glob("*.json.gz"))
     try:
         with sigterm_as_interrupt():
             report = evaluate(
@@ -223,6 +224,12 @@ def _round_robin(args: argparse.Namespace) -> str:
             )
     except AgentSpecError as error:
         raise UsageError(str(error), "--agents") from None
+    if unrecorded:  # said once the run played (a refused run plays nothing)
+        print(
+            f"kinghill tournament: note: {args.out / RECORDS_DIR} holds the frames recorded "
+            "before; the frames this run played are not recorded (add --record to keep them)",
+            file=sys.stderr,
+        )
     return summary(dict(report.data), args.out)
 
 

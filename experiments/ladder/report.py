@@ -25,7 +25,10 @@ def _seconds(value: float) -> str:
 
 
 def rating_text(rating: Interval) -> str:
-    """A rating with its 95% interval, ``1000 [978, 1022]``, or its bound, ``≤ 271``."""
+    """A rating with its 95% interval, ``1000 [978, 1022]``, or its bound, ``≤ 271``; the
+    anchor, set and not measured, ``1000 (anchor)``."""
+    if rating.low == rating.estimate == rating.high:
+        return f"{rating.estimate:.0f} (anchor)"
     if math.isinf(rating.low):
         return f"≤ {rating.high:.0f}"
     if math.isinf(rating.high):

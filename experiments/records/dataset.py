@@ -42,6 +42,7 @@ DATASET_DOC = """\
 | `frame_won` | (N,) int8 | the frame's result for the mover: 1 won, -1 lost, 0 truncated or unfinished |
 | `seconds` | (N,) float64 | the decision time (NaN when not measured) |
 | `frame`, `index` | (N,) int64 | the frame's index in its tournament and the decision's index in the frame |
+| `source` | (N,) str | the folder the frame's record came from, as given (frames of two folders may share an index) |
 | `agent` | (N,) str | the mover's spec or name |
 """
 """The arrays of an exported data set (``np.load(path)[name]``), a Markdown table: the manual
@@ -78,7 +79,8 @@ def export_dataset(sources: Iterable[str | Path], out: str | Path) -> DatasetSum
                 if decision.action is None:
                     left_out += 1
                     continue
-                for key, value in _row(shots, index, decision).items():
+                row = _row(shots, index, decision) | {"source": str(source)}
+                for key, value in row.items():
                     columns.setdefault(key, []).append(value)
     if frames == 0:
         raise RecordError(f"no shot records in {', '.join(map(str, sources))}")
@@ -134,6 +136,7 @@ _DTYPES = {
     "frame": np.int64,
     "index": np.int64,
     "agent": np.str_,
+    "source": np.str_,
 }
 
 

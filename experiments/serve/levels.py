@@ -32,7 +32,10 @@ class Level:
     high: float
 
     def shown(self) -> str:
-        """The rating as the page shows it, ``"1129 [1101, 1157]"``."""
+        """The rating as the page shows it, ``"1129 [1101, 1157]"``; the scale's anchor, whose
+        rating is set, not measured, as ``"1000 (anchor)"``."""
+        if self.low == self.rating == self.high:
+            return f"{self.rating:.0f} (anchor)"
         return f"{self.rating:.0f} [{self.low:.0f}, {self.high:.0f}]"
 
 

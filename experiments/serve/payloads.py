@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from kinghill.agents.human import KINDS, Controls
+from kinghill.agents.human.controls import MIN_SPEED
 from kinghill.envs import ChoiceAction, FrameView, ShotAction
 from kinghill.envs.rules import MAX_TOUCHES, Decision, Touch
 from kinghill.experiments.serve.tables import PERSON, Seating
 from kinghill.experiments.tournaments.options import FrameOptions
-from kinghill.physics import N_BALLS, Cushion, Pocket, Shot
+from kinghill.physics import MAX_SPEED, N_BALLS, Cushion, Pocket, Shot
 
 MAX_BODY = 4096
 """The largest request body read (bytes); a decision takes a few hundred."""
@@ -160,7 +161,7 @@ def shot(data: Mapping[str, Any], view: FrameView) -> ShotAction:
         raise PayloadError("the 10.4 choice is due: play on or hand the shot back", 422)
     cue_ball = _integer(data.get("cue_ball"), "cue_ball", 0, N_BALLS - 1)
     phi = _number(data.get("phi"), "phi", -MAX_PHI, MAX_PHI)
-    speed = _number(data.get("speed"), "speed", 0.0, 10.0)
+    speed = _number(data.get("speed"), "speed", MIN_SPEED, MAX_SPEED)  # the page's slider
     tip = data.get("tip", [0.0, 0.0])
     if not (isinstance(tip, list) and len(tip) == 2):
         raise PayloadError(f"tip must be [side, height] in ball radii, got {_shown(tip)}")

@@ -35,6 +35,8 @@ PERSON = "person"
 HOLD_SECONDS = 0.6
 """How long the page holds the end of a shot before the next one plays (``report.js``'s HOLD):
 a person's clock starts when the shots before the decision have been shown."""
+TIME_OUT_MARGIN = 0.05
+"""Seconds after a person's time runs out that the table's timer charges it (12.4)."""
 
 
 class TableError(Exception):
@@ -149,6 +151,26 @@ class Table:
             decided = self.game.settle(Answer(seconds=self.clock.elapsed(), timed_out=True))
             self._settled(before, decided.turn, decided.fault)
 
+    def _arm_timer(self) -> None:
+        """Charge the person's time-out when it comes, not at the page's next request (a page
+        closed or reloaded makes none): a timer for the clock now running, at its time left
+        (call it under the lock, or before the table is shared)."""
+        clock = self.clock
+        if clock is None or not clock.timed:
+            return
+        delay = max(0.0, clock.time_left()) + TIME_OUT_MARGIN
+        timer = threading.Timer(delay, self._time_out, args=(clock,))
+        timer.daemon = True
+        timer.start()
+
+    def _time_out(self, clock: DecisionClock) -> None:
+        """The timer of ``clock``: charge the time-out if that clock still runs, and wait again
+        while it has time left (an extension claimed since the timer was set)."""
+        self.expire_clock()
+        with self.lock:
+            if not self.closed and self.clock is clock:
+                self._arm_timer()
+
     def run_agents(self) -> None:
         """Let the agents decide while it is their turn (the worker thread's loop): each asked
         with the view outside the lock, its answer settled by the rules under it. An error of
@@ -219,6 +241,7 @@ class Table:
             return
         start = max(self.shown_until, time.perf_counter())
         self.clock = DecisionClock(game.allowance(), started=start)
+        self._arm_timer()
 
     def write(self) -> Path:
         """Write the record as it stands (every settled decision; the result once over)."""
@@ -273,8 +296,16 @@ class Tables:
         return table
 
     def _check_room(self) -> None:
-        """:class:`TableError` 429 when the server is full (call it under the lock)."""
+        """:class:`TableError` 429 when the server is full of frames in play (call it under the
+        lock): finished frames are let go first, the least recently looked at first."""
         self._let_go_idle()
+        finished = sorted(
+            (t for t in self.tables.values() if t.game.is_over), key=lambda t: t.touched
+        )
+        while len(self.tables) >= self.max_games and finished:
+            table = finished.pop(0)
+            table.closed = True
+            del self.tables[table.key]
         if len(self.tables) >= self.max_games:
             raise TableError(
                 429,

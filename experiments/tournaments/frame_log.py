@@ -104,9 +104,10 @@ class FrameLog:
             write_durably(self.config_path, json.dumps(wanted, indent=2) + "\n")
             return
         if stored != wanted:
+            differences = _differences(stored, wanted)
+            shown = [d for d in differences if d[0] != "earlier"] or differences  # the raises
             diffs = ", ".join(
-                f"{key}: stored {was!r}, asked {asked!r}"
-                for key, was, asked in _differences(stored, wanted)
+                f"{key}: stored {was!r}, asked {asked!r}" for key, was, asked in shown
             )
             raise TournamentError(
                 f"{self.config_path.parent} holds a different tournament ({diffs}); "

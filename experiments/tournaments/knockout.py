@@ -269,9 +269,14 @@ def seeds_from_ratings(agents: Sequence[str], report: Path) -> tuple[str, ...]:
         ratings = {name: rated[name]["bradley_terry_elo"]["estimate"] for name in rated}
     except FileNotFoundError:
         raise TournamentError(f"no report at {report}", "ratings") from None
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError) as error:
         raise TournamentError(
-            f"{report} is not a round robin's report.json ({error!r})", "ratings"
+            f"{report} is not a round robin's report.json ({error})", "ratings"
+        ) from None
+    except (KeyError, TypeError):  # another report (a knockout's), or hand-made
+        raise TournamentError(
+            f"{report} is not a round robin's report.json (it holds no agents' ratings)",
+            "ratings",
         ) from None
     unrated = [name for name in agents if name not in ratings]
     if unrated:

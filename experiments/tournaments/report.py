@@ -7,6 +7,7 @@ Truncated frames are draws worth half a point to each agent (see ``stats``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,8 +154,9 @@ class Report:
         return render_markdown(dict(self.data))
 
 
-def _from_interval(value: dict[str, float]) -> Interval:
-    return Interval(value["estimate"], value["low"], value["high"])
+def _from_interval(value: dict[str, Any]) -> Interval:
+    estimate = math.nan if value["estimate"] is None else value["estimate"]
+    return Interval(estimate, value["low"], value["high"])
 
 
 def _maybe_interval(value: dict[str, float] | None) -> Interval | None:
@@ -166,8 +168,11 @@ SEAT_COUNTS = tuple(f for f in SEAT_FIELDS if f not in ("extensions", "decisions
 whites potted, colour attempts and pots, time fouls, errors)."""
 
 
-def _interval(value: Interval) -> dict[str, float]:
-    return {"estimate": value.estimate, "low": value.low, "high": value.high}
+def _interval(value: Interval) -> dict[str, Any]:
+    """An interval as the JSON holds it: no estimate (``null``) of no frames, not a bare NaN,
+    which strict JSON parsers refuse."""
+    estimate = None if math.isnan(value.estimate) else value.estimate
+    return {"estimate": estimate, "low": value.low, "high": value.high}
 
 
 def _ratio(numerator: float, denominator: float) -> float | None:
@@ -274,8 +279,8 @@ def format_number(value: Any, digits: int = 2) -> str:
 
 
 def format_interval(value: dict[str, float] | None, digits: int = 2) -> str:
-    """A report's interval as ``estimate [low, high]``, or a dash for none."""
-    if value is None:
+    """A report's interval as ``estimate [low, high]``, or a dash for none (no frames)."""
+    if value is None or value["estimate"] is None:
         return "–"
     low, high = format_number(value["low"], digits), format_number(value["high"], digits)
     return f"{format_number(value['estimate'], digits)} [{low}, {high}]"
@@ -315,9 +320,16 @@ def settings_lines(report: dict[str, Any]) -> list[str]:
     config = report["config"]
     options = config["options"]
     clock = f"round {options['round']}" if options["round"] is not None else "off"
+    steps = [*(config.get("earlier") or []), config["frames"]]
+    raised = (  # each raise draws its own frames: a fresh run of the last number plays others
+        f"; raised from {', then '.join(map(str, steps[:-1]))}: these frames come from "
+        f"--frames {', then '.join(map(str, steps))}"
+        if len(steps) > 1
+        else ""
+    )
     return [
         f"Agents: {', '.join(report['agents'])}. Frames per pair: {config['frames']} "
-        f"(seats swapped). Seed: {config['seed']}. Noise: {_noise_text(options)}. "
+        f"(seats swapped{raised}). Seed: {config['seed']}. Noise: {_noise_text(options)}. "
         f"Time control: {clock}. Shot limit: {options['max_shots']}."
         + handicap_text(options.get("handicap", []), config["agents"]),
         f"Frames played: {report['frames_played']} of {report['frames_scheduled']}; "
