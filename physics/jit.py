@@ -9,10 +9,16 @@ paid once per installation, not once per process (:func:`kinghill.physics.warm_u
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numba
+# numba colours its error messages through colorama, whose init() (numba's import builds an
+# error) leaves an exit hook that writes ESC[0m to a terminal from every process that loads a
+# kernel (a tournament's agent processes): plain messages, unless the user asked otherwise
+os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+
+import numba  # noqa: E402
 
 F = TypeVar("F", bound=Callable[..., Any])
 

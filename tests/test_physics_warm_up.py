@@ -75,3 +75,32 @@ def test_warm_up_compiles_what_an_agent_process_plays_with() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_process_that_loads_the_kernels_writes_no_stray_terminal_codes() -> None:
+    """numba's coloured errors went through colorama, whose exit hook wrote ESC[0m to a
+    terminal from each process that loaded a kernel (a tournament's agent processes): the
+    kernels' module turns the colouring off, so a pty sees only what the program prints."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    code = "import kinghill.envs.planning as p; p.warm_up(); print('done')"
+    environ = {
+        k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=secondary, stderr=secondary, env=environ
+    )
+    os.close(secondary)
+    process.wait(timeout=300)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:  # the child's end closed
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(primary)
+    assert b"done" in output and b"\x1b[" not in output, output
