@@ -106,6 +106,16 @@ def test_a_log_written_before_the_split_resumes(tmp_path: Path) -> None:
     assert resumed_from(ROUND_ROBIN, tmp_path / "old", [OLD_LINE]) == [OLD_LINE, *full[1:]]
 
 
+def test_a_frames_first_faults_are_logged_only_when_there_are_some() -> None:
+    """Why a seat's first failed decision failed goes through the log (a report names it); a
+    frame without one is written as before, so older logs read and write back the same."""
+    old = FrameOutcome.from_json(OLD_LINE)
+    assert old.first_faults == ("", "") and json.loads(old.to_json()) == json.loads(OLD_LINE)
+    failed = replace(old, errors=(0, 2), first_faults=("", "raised RuntimeError: boom"))
+    assert FrameOutcome.from_json(failed.to_json()) == failed
+    assert json.loads(failed.to_json())["first_faults"] == ["", "raised RuntimeError: boom"]
+
+
 def test_a_knockout_log_that_does_not_fit_is_refused_naming_the_frame(tmp_path: Path) -> None:
     full = [FrameOutcome.from_json(line) for line in complete(KNOCKOUT, tmp_path)]
     first_match = [r for r in full if r.frame < KNOCKOUT.max_frames]

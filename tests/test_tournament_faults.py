@@ -171,6 +171,15 @@ def test_agents_that_raise_return_garbage_and_hang_are_charged_and_the_tournamen
             assert record.agents[record.winner] == "heuristic"
     report = json.loads((tmp_path / "report.json").read_text())
     assert all(report["agents"][name]["errors"] > 0 for name in FAULTY)
+    # why they failed is said, not only counted: in the report and on stderr
+    first = {name: report["agents"][name]["first_fault"] for name in FAULTY}
+    assert first[f"{__name__}:Raising"].startswith("raised KeyboardInterrupt")
+    assert first[f"{__name__}:Garbage"].startswith("invalid action")
+    assert first[f"{__name__}:Hanging"] and report["agents"]["heuristic"]["first_fault"] is None
+    text = (tmp_path / "report.md").read_text()
+    for name in FAULTY:
+        line = f"{name}: {report['agents'][name]['errors']} failed decisions (errors), each "
+        assert line in text and f"kinghill tournament: note: {line}" in done.stderr
     assert not marked_processes(marker)  # every agent process ended with the command
 
 

@@ -35,6 +35,7 @@ from kinghill.experiments.tournaments.errors import TournamentError
 from kinghill.experiments.tournaments.frame_log import FRAMES_FILE, FrameLog
 from kinghill.experiments.tournaments.frames import FramePlayer
 from kinghill.experiments.tournaments.options import MAX_REQUIRED
+from kinghill.experiments.tournaments.report import fault_lines
 from kinghill.experiments.tournaments.runners import (
     DEFAULT_PLAYER,
     FrameRunner,
@@ -224,6 +225,8 @@ def _round_robin(args: argparse.Namespace) -> str:
             )
     except AgentSpecError as error:
         raise UsageError(str(error), "--agents") from None
+    for line in fault_lines(report.data):  # a failing agent is said, not only counted
+        print(f"kinghill tournament: note: {line}", file=sys.stderr)
     if unrecorded:  # said once the run played (a refused run plays nothing)
         print(
             f"kinghill tournament: note: {args.out / RECORDS_DIR} holds the frames recorded "

@@ -95,6 +95,7 @@ class _Tally:
             field: [0, 0] for field in SEAT_FIELDS if field != "extensions"
         }
         self.seconds: tuple[list[float], list[float]] = ([], [])
+        self.first_faults = ["", ""]
 
     def add(self, decided: Decided, last_shooter: int | None) -> int | None:
         """Count one decision; returns the shooter of the latest shot decision."""
@@ -105,6 +106,7 @@ class _Tally:
         self.seconds[player].append(round(turn.seconds or 0.0, 4))
         if decided.fault is not None:
             counts["errors"][player] += 1
+            self.first_faults[player] = self.first_faults[player] or decided.fault
         if ruling is None:  # the 10.4 choice
             return last_shooter
         if player != last_shooter:
@@ -126,6 +128,7 @@ class _Tally:
         return pairs | {
             "thinking": (float(thinking[0]), float(thinking[1])),
             "decision_seconds": (tuple(self.seconds[0]), tuple(self.seconds[1])),
+            "first_faults": (self.first_faults[0], self.first_faults[1]),
         }
 
 

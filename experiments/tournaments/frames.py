@@ -25,7 +25,9 @@ class FrameOutcome:
     an agent raised or returned an unusable action (each charged a foul by the environment).
     ``extensions``: the 12.5 extension taken (0 or 1 a frame); ``decisions`` and ``thinking``:
     decisions made and their total seconds; ``decision_seconds``: each decision's seconds, in
-    order (to 0.1 ms; empty in logs from before it was kept).
+    order (to 0.1 ms; empty in logs from before it was kept); ``first_faults``: why each seat's
+    first failed decision failed (``"raised RuntimeError: boom"``; ``""`` none, and in logs
+    from before it was kept).
     """
 
     agents: tuple[str, str]
@@ -45,13 +47,16 @@ class FrameOutcome:
     decisions: tuple[int, int] = (0, 0)
     thinking: tuple[float, float] = (0.0, 0.0)
     decision_seconds: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    first_faults: tuple[str, str] = ("", "")
 
     def to_json(self) -> str:
-        """One JSONL line (without the newline); ``decision_seconds`` is left out when empty,
-        so that a frame logged before it was kept is written back as it was."""
+        """One JSONL line (without the newline); ``decision_seconds`` and ``first_faults``
+        are left out when empty, so that a frame logged before they were kept is written back
+        as it was."""
         data = asdict(self)
-        if not any(self.decision_seconds):
-            del data["decision_seconds"]
+        for name in ("decision_seconds", "first_faults"):
+            if not any(data[name]):
+                del data[name]
         return json.dumps(data)
 
     @classmethod

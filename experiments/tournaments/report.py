@@ -250,6 +250,14 @@ def build_report(
             ),
             "seconds_per_decision": _ratio(totals["thinking"][i], totals["decisions"][i]),
             **{key: sums[key] for key in SEAT_COUNTS},
+            "first_fault": next(  # why its first failed decision failed, in frame order
+                (
+                    r.first_faults[s]
+                    for r, s in sorted(seats, key=lambda x: x[0].frame)
+                    if r.first_faults[s]
+                ),
+                None,
+            ),
         }
     decided = [r for r in records if r.winner is not None]
     return {
@@ -432,8 +440,21 @@ def render_markdown(report: dict[str, Any]) -> str:
         "## Play",
         "",
         *markdown_table(PLAY_COLUMNS, play_rows(report)),
+        *(["", *fault_lines(report)] if fault_lines(report) else []),
     ]
     return "\n".join(lines) + "\n"
+
+
+def fault_lines(report: Mapping[str, Any]) -> list[str]:
+    """A line for each agent whose decisions failed (each charged by the rules: a shot not
+    played, 12.4; a 10.4 choice not made, played on), with why its first failed: the reasons
+    behind the play table's errors (a report of a log from before they were kept: none)."""
+    return [
+        f"{name}: {data['errors']} failed decision{'' if data['errors'] == 1 else 's'} "
+        f"(errors), each charged by the rules; the first: {data.get('first_fault') or '–'}."
+        for name, data in report["agents"].items()
+        if data["errors"]
+    ]
 
 
 def round_robin_parts(report: dict[str, Any]) -> list[Part]:
@@ -461,6 +482,7 @@ def round_robin_parts(report: dict[str, Any]) -> list[Part]:
             note="Each cell: the row agent's score against the column agent (draws half).",
         ),
         Table("Play", PLAY_COLUMNS, play_rows(report)),
+        *(Text(line) for line in fault_lines(report)),
     ]
 
 
