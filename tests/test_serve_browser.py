@@ -345,3 +345,26 @@ def test_a_new_frame_leaves_the_last_one(browser: Any, served: tuple[str, Path])
         keys.append(person.state()["key"])
     assert person.page.text_content("#notice") == ""
     person.context.close()
+
+
+def test_a_reload_comes_back_to_the_frame_in_play(browser: Any, served: tuple[str, Path]) -> None:
+    """A reloaded page (or one that lost its script's state) finds its frame again: the same
+    key, every decision so far in its list, and the person plays on from it. The frame used to
+    be lost to the page while it kept a seat on the server until its idle time."""
+    origin, _ = served
+    person = Person(browser, origin)
+    person.start()
+    _until(person.waiting)
+    person.decide()  # the break
+    _until(lambda: person.state()["decisions"] >= 1 and person.waiting())
+    before = person.state()
+    person.page.reload()
+    _until(lambda: person.state()["key"] == before["key"])
+    _until(lambda: person.state()["decisions"] >= before["decisions"])
+    assert len(person.page.locator("#shots li").all_text_contents()) >= before["decisions"]
+    if person.state()["state"]["result"] is None:
+        _until(person.waiting)
+        person.decide()
+        _until(lambda: person.state()["decisions"] > before["decisions"])
+    assert [m for m in person.console if m.startswith(("error", "warning"))] == []
+    person.context.close()

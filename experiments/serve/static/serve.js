@@ -11,6 +11,7 @@
   const HOLD = 0.6; // seconds the end of a shot is held (the server's clock counts it too)
   const POLL_MS = 250;
   const AIM_STEP = (0.1 * Math.PI) / 180;
+  const KEPT = "kinghill-game"; // sessionStorage: the key of the frame this tab plays
   const paint = window.kinghillTable.painter(byId("table"), table, setup.fps);
   const houseX = table.lines[0];
 
@@ -95,21 +96,38 @@
         game.key = null;
         await api("DELETE", `/api/games/${old}`).catch(() => null);
       }
-      const state = await api("POST", path, body);
-      game.key = state.game;
-      game.decisions = [];
-      game.shown = 0;
-      game.time = 0;
-      game.held = 0;
-      game.review = null;
-      byId("shots").replaceChildren();
-      byId("result").textContent = "";
-      notice("");
-      byId("play").hidden = false;
-      take(state);
-      poll();
+      show(await api("POST", path, body));
     } catch (error) {
       notice(error.message);
+    }
+  }
+
+  // The page shows the frame of ``state`` from its first decision and follows it; the frame's
+  // key is kept for this tab, so that a reload comes back to it (``rejoin``).
+  function show(state) {
+    game.key = state.game;
+    sessionStorage.setItem(KEPT, state.game);
+    game.decisions = [];
+    game.shown = 0;
+    game.time = 0;
+    game.held = 0;
+    game.review = null;
+    byId("shots").replaceChildren();
+    byId("result").textContent = "";
+    notice("");
+    byId("play").hidden = false;
+    take(state);
+    poll();
+  }
+
+  // After a reload: the frame this tab was playing, if the server still holds it.
+  async function rejoin() {
+    const key = sessionStorage.getItem(KEPT);
+    if (!key || game.key) return;
+    try {
+      show(await api("GET", `/api/games/${key}?since=0`));
+    } catch (error) { // let go meanwhile (idle, or the server restarted): start afresh
+      sessionStorage.removeItem(KEPT);
     }
   }
 
@@ -214,6 +232,7 @@
     game.last = stamp;
     if (game.state) frame(step);
     requestAnimationFrame(tick);
+  rejoin();
   }
 
   // Advance the animation by step seconds and draw: a reviewed shot, the next shot to show,
