@@ -215,3 +215,25 @@ def test_every_seed_is_shown_exactly(visit: Visit, run_dir: Path) -> None:
         assert seed > 2**53  # a seed JSON.parse would round as a number
         page.select_option("#replay-frame", str(index))
         assert f"(seed {seed})" in page.text_content("#replay-frame-info")
+
+
+def test_a_charts_labels_fit_beside_it(visit: Visit) -> None:
+    """A rating chart's names (a candidate ``pkg.players:Careful?depth=2``) start inside the
+    chart: the column of labels is as wide as the longest needs (the ladder page cut them)."""
+    from importlib.resources import files
+
+    from kinghill.experiments.htmlreport.page import IntervalRow, Intervals
+
+    names = ["pkg.players:Careful?depth=2,temperature=0.25", "random@1", "search-120@2"]
+    rows = [
+        IntervalRow(name, 100.0 * i, 100.0 * i - 50, 100.0 * i + 50) for i, name in enumerate(names)
+    ]
+    css = (files("kinghill.experiments.htmlreport") / "static" / "report.css").read_text()
+    page = visit.page.context.new_page()
+    page.set_content(f"<style>{css}</style>{Intervals('Ratings', rows, 'Elo').html()}")
+    texts = page.eval_on_selector_all(
+        "svg.intervals text", "texts => texts.map(t => [t.textContent, t.getBBox().x])"
+    )
+    page.close()
+    starts = {text: x for text, x in texts if text in names}
+    assert len(starts) == len(names) and min(starts.values()) >= 0, starts

@@ -85,6 +85,12 @@ class HeatMap:
         )
 
 
+LABEL_CHAR_PX = 7.5
+"""About the width of a character of a chart's label (12 px sans-serif, report.css), wide side."""
+MAX_LABEL_PX = 520
+"""The widest column of labels a chart gives; a longer label runs off its left edge."""
+
+
 @dataclass(frozen=True)
 class IntervalRow:
     """One labelled estimate with its interval, for :class:`Intervals`; an interval open on one
@@ -112,7 +118,9 @@ class Intervals:
         ends = [v for r in self.rows for v in (r.estimate, r.low, r.high) if math.isfinite(v)]
         low, high = min(min(ends), 0.0), max(max(ends), 0.0)
         span = (high - low) or 1.0
-        left, width, row_h = 180, 420, 26
+        longest = max(len(r.label) for r in self.rows)  # the labels' column fits the longest
+        left = min(max(180, round(LABEL_CHAR_PX * longest) + 16), MAX_LABEL_PX)
+        width, row_h = 420, 26
 
         def x(value: float) -> float:
             return left + (value - low) / span * width
