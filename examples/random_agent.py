@@ -16,6 +16,7 @@ def play_one_frame(seed: int = 42) -> float:
     learner's total reward."""
     env = gym.make("kinghill/KingOfTheHill-v0", render_mode="rgb_array")
     obs, info = env.reset(seed=seed)
+    env.action_space.seed(seed)  # the random actions too: the same frame on every run
     total, terminated, truncated = 0.0, False, False
     while not (terminated or truncated):
         action = env.action_space.sample(info["action_mask"])  # every point is a valid action

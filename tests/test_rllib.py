@@ -70,6 +70,14 @@ def test_train_then_tournament_with_the_checkpoint(
     with pytest.raises(AgentSpecError, match="has no module 'player_0'.*shared"):
         check_agent(f"rllib:{out / 'final'}?module=player_0")
 
+    # a session stopped by its time limit says so, as an SB3 run's does (it looked finished)
+    capsys.readouterr()
+    argv = ["train", "--resume", str(out), "--iterations", "4", "--time-limit", "0.0001"]
+    assert main([*argv, "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "stopped at the time limit after 3 of 4 iterations; go on with: kinghill train " in said
+    assert f"--resume {out}" in said
+
 
 def test_the_module_never_samples_nor_plays_a_masked_action() -> None:
     module = RLModuleSpec(

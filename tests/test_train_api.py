@@ -9,13 +9,16 @@ import ast
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from stable_baselines3 import PPO
 
 from kinghill.experiments import training
 from kinghill.experiments.cli.app import build_parser, main
-from kinghill.experiments.training import ConfigError, RLlibConfig, TrainConfig
+from kinghill.experiments.training import ConfigError, RLlibConfig, TrainConfig, train
+from kinghill.experiments.training.expert_iteration import ExpertConfig
+from kinghill.experiments.training.position_iteration import PositionConfig
 
 
 def test_the_python_api_is_exported() -> None:
@@ -55,9 +58,48 @@ def test_configuration_errors_name_the_parameter(tmp_path: Path) -> None:
         RLlibConfig(out=tmp_path, batch_steps=64, minibatch_size=128)
     assert caught.value.parameter == "minibatch_size"
     assert caught.value.related == ("batch_steps",) and "--" not in str(caught.value)
-    with pytest.raises(ConfigError, match="must be at least 1") as caught:
+    with pytest.raises(ConfigError, match="must be a whole number of at least 1") as caught:
         TrainConfig(out=tmp_path, steps=0)
     assert caught.value.parameter == "steps"
+
+
+@pytest.mark.parametrize(
+    ("make", "parameter"),
+    [
+        (lambda out: TrainConfig(out=out, steps="100"), "steps"),  # was a raw TypeError
+        (lambda out: TrainConfig(out=out, steps=1.5), "steps"),  # was accepted
+        (lambda out: TrainConfig(out=out, envs=True), "envs"),
+        (lambda out: TrainConfig(out=out, seed=-1), "seed"),  # numpy refused it mid-run
+        (lambda out: RLlibConfig(out=out, seed=1.5), "seed"),
+        (
+            lambda out: TrainConfig(
+                out=out, algo="maskable-ppo", action="masked", vectorization="gymnasium"
+            ),
+            "vectorization",  # was a KeyError once the envs started
+        ),
+        (lambda out: PositionConfig(out, iterations=0), "iterations"),
+        (lambda out: PositionConfig(out, jobs=0), "jobs"),
+        (lambda out: PositionConfig(out, eval_frames=3), "eval_frames"),  # failed after the fit
+        (lambda out: PositionConfig(out, hidden=(0, 4)), "hidden"),
+        (lambda out: PositionConfig(out, budget=0), "budget"),
+        (lambda out: ExpertConfig(out, eval_frames=1), "eval_frames"),
+        (lambda out: ExpertConfig(out, hidden=0), "hidden"),
+    ],
+)
+def test_each_training_config_refuses_what_it_cannot_run_naming_it(
+    make: Any, parameter: str, tmp_path: Path
+) -> None:
+    """The Python API's configurations check what the command lines check, when they are made,
+    and name the setting (they failed deep inside the run, or trained a broken net)."""
+    with pytest.raises(ConfigError) as caught:
+        make(tmp_path)
+    assert caught.value.parameter == parameter
+
+
+def test_an_init_checkpoint_that_is_not_there_is_named(tmp_path: Path) -> None:
+    config = TrainConfig(out=tmp_path / "run", init=tmp_path / "nowhere.zip", steps=64)
+    with pytest.raises(ConfigError, match="no checkpoint at .*nowhere.zip$"):  # not .zip.zip
+        train(config)
 
 
 def test_the_help_says_what_train_trains() -> None:
@@ -72,7 +114,9 @@ def test_the_help_says_what_train_trains() -> None:
     ("argv", "message"),
     [
         (["--resume", "nowhere"], "--resume: nowhere holds no run.json of a training run"),
-        (["--resume", "run", "--envs", "4"], "BACKEND: invalid choice: '4'"),  # --envs: sb3's
+        (["--resume", "run", "--envs", "4"], "--envs: --resume keeps the run's settings; only"),
+        (["--resume", "run", "--seed=3"], "--seed: --resume keeps the run's settings"),
+        (["--resume", "run", "sb3", "--seed", "3"], "sb3: --resume keeps the run's settings"),
         ([], "BACKEND: give a backend (kinghill train sb3|rllib ... --out DIR), or --resume"),
     ],
 )
@@ -206,3 +250,32 @@ def test_a_failed_start_leaves_the_folder_usable(
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
     assert main([*argv, "--opponent", "random"]) == 0
     assert (out / "run.json").exists() and (out / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("command", ["train-position", "train-expert"])
+def test_an_odd_eval_frames_is_refused_before_the_run_starts(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It failed with a traceback after the self-play and the fit, its run.json written: the
+    folder then refused the corrected command."""
+    out = tmp_path / "run"
+    assert main([command, "--eval-frames", "3", "--out", str(out)]) == 2
+    assert "--eval-frames: must be even and at least 2 (got 3)" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("settings", "parameter"),
+    [
+        ({"frames": 0}, "frames"),
+        ({"frames": 4, "hidden": 0}, "hidden"),
+        ({"frames": 4, "jobs": 0}, "jobs"),
+    ],
+)
+def test_train_value_refuses_what_it_cannot_fit(
+    settings: dict[str, int], parameter: str, tmp_path: Path
+) -> None:
+    """A zero-unit net trained (AUC 0.5) and no frames or workers failed inside multiprocessing."""
+    with pytest.raises(ConfigError) as caught:
+        training.train_value(out=tmp_path / "value.npz", **settings)  # type: ignore[arg-type]
+    assert caught.value.parameter == parameter and not (tmp_path / "value.npz").exists()

@@ -17,7 +17,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 echo "[run] kinghill bench-physics on $here/suite.json" >&2
-kinghill bench-physics --suite "$here/suite.json" --reference-shots 5 --out "$out/kinghill.json" >&2
+kinghill bench-physics --suite "$here/suite.json" --reference-shots 5 --report "$out/kinghill.json" >&2
 echo "[run] pooltool on the same suite (3 passes, after a JIT warm-up)" >&2
 HOME="$scratch" "$PEER_VENV/bin/python" "$here/bench_pooltool.py" "$here/suite.json" \
     --passes 3 > "$out/pooltool.json"

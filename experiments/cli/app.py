@@ -454,8 +454,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     1 failed, 2 a usage error, 130 interrupted), with every error reported as one line."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    for rewrite in parser.get_default("former_spellings"):
-        argv = rewrite(argv)
+    try:
+        for rewrite in parser.get_default("former_spellings"):
+            argv = rewrite(argv)
+    except CommandError as refused:  # a command line no grammar reads, said before parsing
+        print(f"kinghill {argv[0]}: error: {_one_line(str(refused))}", file=sys.stderr)
+        return refused.status
     try:
         args, unknown = parser.parse_known_args(argv)
     except SystemExit as stop:  # --help, or an argument error already printed

@@ -124,6 +124,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return parser
 
 
+def _check_resume_options(rest: list[str]) -> None:
+    """Refuse, naming it, an option ``--resume`` does not take (a resumed run keeps its
+    settings): argparse would read its value as the backend (``BACKEND: invalid choice``)."""
+    taken = {"--resume", *(f"--{name.replace('_', '-')}" for name in RESUMABLE), "-h", "--help"}
+    for before, word in zip(["", *rest], rest, strict=False):
+        flag = word.split("=", 1)[0]
+        backend = word in BACKENDS and before != "--resume"  # not a folder named sb3
+        if backend or (flag.startswith("--") and flag not in taken):
+            raise UsageError(
+                f"{flag}: --resume keeps the run's settings; only "
+                f"{', '.join(sorted(taken - {'--resume', '-h', '--help'}))} may be given with it"
+            )
+
+
 def former_spelling(argv: list[str]) -> list[str]:
     """``kinghill train --backend B ...`` and ``kinghill train --algo ...`` (the backend once an
     option, sb3 by default) as ``kinghill train B ...``, with a one-line note; any other command
@@ -131,7 +145,10 @@ def former_spelling(argv: list[str]) -> list[str]:
     if argv[:1] != ["train"] or any(word in argv[1:2] for word in (*BACKENDS, "-h", "--help")):
         return argv
     rest = argv[1:]
-    if "--resume" in rest or not rest:
+    if "--resume" in rest:
+        _check_resume_options(rest)
+        return argv
+    if not rest:
         return argv
     backend = "sb3"
     for i, word in enumerate(rest):
@@ -506,9 +523,9 @@ def report(result: TrainResult) -> int:
         f"curve {result.curve}"
     )
     short = result.extra.get("time_limit_stop")
-    if short:  # [steps learnt, steps asked]
+    if short:  # [learnt, asked, "steps" or "iterations"]
         print(
-            f"stopped at the time limit after {short[0]} of {short[1]} steps; go on with: "
+            f"stopped at the time limit after {short[0]} of {short[1]} {short[2]}; go on with: "
             f"kinghill train --resume {result.model.parent}"
         )
     return 0

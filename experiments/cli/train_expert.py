@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from kinghill.experiments.cli.app import DefaultsShown, non_negative_int, positive_int
+from kinghill.experiments.cli.app import DefaultsShown, even_count, non_negative_int, positive_int
 from kinghill.experiments.cli.iterated import add_run_options, run_and_print
 
 
@@ -67,7 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     )
     parser.add_argument("--value", action="store_true", help="evaluate with the learnt leaf value")
     parser.add_argument(
-        "--eval-frames", type=positive_int, default=40, help="frames against search an iteration"
+        "--eval-frames", type=even_count, default=40, help="frames against search an iteration"
     )
     parser.add_argument("--hidden", type=positive_int, default=32, help="the net's hidden units")
     parser.add_argument("--epochs", type=positive_int, default=40, help="passes over the data")

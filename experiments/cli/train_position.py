@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from kinghill.experiments.cli.app import DefaultsShown, positive_int
+from kinghill.experiments.cli.app import DefaultsShown, even_count, positive_int
 from kinghill.experiments.cli.iterated import add_run_options, run_and_print
 
 
@@ -46,7 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="the searches' simulations a decision, in self-play and evaluated",
     )
     parser.add_argument(
-        "--eval-frames", type=positive_int, default=200, help="frames against search an iteration"
+        "--eval-frames", type=even_count, default=200, help="frames against search an iteration"
     )
     parser.add_argument(
         "--hidden",

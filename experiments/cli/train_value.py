@@ -13,6 +13,7 @@ from kinghill.experiments.cli.app import (
     DefaultsShown,
     UsageError,
     agent_name,
+    bounded_int,
     existing_file,
     out_file_option,
     positive_int,
@@ -33,7 +34,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         epilog="example: kinghill train-value --frames 200 --jobs 2 --out-file runs/value.npz; "
         "kinghill play search-value:runs/value.npz heuristic",
     )
-    parser.add_argument("--frames", type=positive_int, default=2000, help="self-play frames")
+    parser.add_argument(
+        "--frames",
+        type=bounded_int(2, 10**9),
+        default=2000,
+        help="self-play frames (at least 2: a share of them is held out to measure the fit)",
+    )
     parser.add_argument("--agent", type=agent_name, default="heuristic", help="who plays them")
     parser.add_argument("--hidden", type=positive_int, default=16, help="hidden units")
     parser.add_argument("--seed", type=seed, default=0, help="first frame seed; the fit's seed")

@@ -14,6 +14,7 @@ from kinghill.envs import RewardWeights
 from kinghill.envs.game.noise import NoiseScale, check_noise_scale
 from kinghill.envs.rl.curriculum import CURRICULA
 from kinghill.envs.rl.wrappers import ACTIONS
+from kinghill.envs.rules import is_whole
 
 ALGORITHMS = ("ppo", "sac", "maskable-ppo")
 """PPO and SAC (Stable-Baselines3) on the ``Box`` actions; MaskablePPO (sb3-contrib) on the
@@ -84,11 +85,25 @@ def _agent(spec: str, parameter: str) -> None:
         raise ConfigError(str(error), parameter) from None
 
 
-def _at_least(config: object, low: int, *names: str) -> None:
+def at_least(config: object, low: int, *names: str) -> None:
+    """Each of ``config``'s fields ``names`` a whole number of at least ``low``, else a
+    :class:`ConfigError` naming it (``"100"``, 1.5 and True are no counts)."""
     for name in names:
-        value = getattr(config, name)
-        if value < low:
-            raise ConfigError(f"must be at least {low} (got {value})", name)
+        check_count(getattr(config, name), low, name)
+
+
+def check_count(value: object, low: int, name: str) -> None:
+    """``value`` a whole number of at least ``low``, else a :class:`ConfigError` on ``name``."""
+    if not is_whole(value) or value < low:  # type: ignore[operator]
+        raise ConfigError(f"must be a whole number of at least {low} (got {value!r})", name)
+
+
+def check_eval_frames(frames: object) -> None:
+    """Evaluation frames even and at least 2, so that both seats play equally."""
+    if not is_whole(frames) or frames < 2 or frames % 2:  # type: ignore[operator]
+        raise ConfigError(
+            f"must be even, so that both seats play equally (got {frames!r})", "eval_frames"
+        )
 
 
 def _check_common(config: TrainConfig | RLlibConfig) -> None:
@@ -101,12 +116,8 @@ def _check_common(config: TrainConfig | RLlibConfig) -> None:
                           "learning_rate")  # fmt: skip
     if not (math.isfinite(config.ent_coef) and config.ent_coef >= 0):
         raise ConfigError(f"must be a finite number >= 0 (got {config.ent_coef})", "ent_coef")
-    _at_least(config, 0, "checkpoint_every", "eval_every")
-    if config.eval_frames < 2 or config.eval_frames % 2:
-        raise ConfigError(
-            f"must be even, so that both seats play equally (got {config.eval_frames})",
-            "eval_frames",
-        )
+    at_least(config, 0, "checkpoint_every", "eval_every", "seed")
+    check_eval_frames(config.eval_frames)
     if config.eval_every:
         _agent(config.eval_opponent, "eval_opponent")
     if config.time_limit is not None and not config.time_limit > 0:
@@ -219,10 +230,16 @@ class TrainConfig:
             )
         if self.vectorization not in VECTORIZATIONS:
             raise ConfigError(f"must be one of {VECTORIZATIONS}", "vectorization")
+        if self.vectorization == "gymnasium" and self.action == "masked":
+            raise ConfigError(
+                "gymnasium steps the aim and flat actions; the masked action's envs are SB3's "
+                "(leave it auto, or give sb3)",
+                "vectorization",
+            )
         if self.evaluation not in EVALUATIONS:
             raise ConfigError(f"must be one of {EVALUATIONS}", "evaluation")
-        _at_least(self, 1, "steps", "envs", "pool_size", "refresh", "n_steps", "batch_size")
-        _at_least(self, 1, "torch_threads")
+        at_least(self, 1, "steps", "envs", "pool_size", "refresh", "n_steps", "batch_size")
+        at_least(self, 1, "torch_threads")
         _check_common(self)
         if self.warm_start < 0:
             raise ConfigError(f"frames of imitation, >= 0 (got {self.warm_start})", "warm_start")
@@ -298,7 +315,7 @@ class RLlibConfig:
     def __post_init__(self) -> None:
         if self.policies not in POLICIES:
             raise ConfigError(f"must be one of {POLICIES} (got {self.policies!r})", "policies")
-        _at_least(self, 1, "iterations", "envs", "batch_steps", "minibatch_size", "epochs")
+        at_least(self, 1, "iterations", "envs", "batch_steps", "minibatch_size", "epochs")
         if self.minibatch_size > self.batch_steps:
             raise ConfigError(
                 f"a minibatch of {self.minibatch_size} is more than the {self.batch_steps} steps "

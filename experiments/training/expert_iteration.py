@@ -51,6 +51,7 @@ from kinghill.envs.rules import Decision
 from kinghill.experiments.tournaments import evaluate
 from kinghill.experiments.tournaments.ray_runner import on_ray
 from kinghill.experiments.training.break_learning import BreakSearch, learn_break
+from kinghill.experiments.training.config import at_least, check_eval_frames
 from kinghill.experiments.training.frames import decisions
 from kinghill.experiments.training.result import (
     TrainResult,
@@ -104,6 +105,12 @@ class ExpertConfig:
     candidates: str = "narrow"
     """The candidate set of the expert and of the agent it trains (``narrow`` or ``wide``,
     :data:`~kinghill.agents.search.CANDIDATE_SETS`)."""
+
+    def __post_init__(self) -> None:
+        at_least(self, 1, "iterations", "frames", "expert_budget", "expert_arms", "budget")
+        at_least(self, 1, "hidden", "epochs", "jobs")
+        at_least(self, 0, "arms", "seed", "break_population", "break_generations")
+        check_eval_frames(self.eval_frames)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,10 @@ from tqdm import tqdm
 
 from kinghill.agents.search import DEFAULT_BUDGET
 from kinghill.envs.planning import warm_up
+from kinghill.envs.rules import is_whole
 from kinghill.experiments.tournaments import evaluate
 from kinghill.experiments.tournaments.ray_runner import on_ray
+from kinghill.experiments.training.config import ConfigError, at_least, check_eval_frames
 from kinghill.experiments.training.position_data import SelfPlay, self_play
 from kinghill.experiments.training.position_training import fit_and_report
 from kinghill.experiments.training.result import (
@@ -81,6 +83,13 @@ class PositionConfig:
     ray: str | None = None
     """A Ray cluster address ('auto', 'local' to start one here): self-play shards and the
     evaluations' frames run there instead of in local workers."""
+
+    def __post_init__(self) -> None:
+        at_least(self, 1, "iterations", "frames", "budget", "epochs", "jobs")
+        at_least(self, 0, "seed")
+        check_eval_frames(self.eval_frames)
+        if len(self.hidden) != 2 or not all(is_whole(n) and n >= 1 for n in self.hidden):
+            raise ConfigError(f"two positive layer sizes (got {self.hidden!r})", "hidden")
 
 
 def _player(net: Path | None, budget: int) -> str:

@@ -101,8 +101,9 @@ def own_policy(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
 
 
 def won_share_callbacks() -> type:
-    """RLlib callbacks that log the share of the last :data:`WINDOW` frames won by
-    ``player_0``."""
+    """RLlib callbacks that log the share of frames won by ``player_0``: RLlib reduces it once
+    an iteration, so a row of ``tb/progress.csv`` holds that iteration's frames (at most
+    :data:`WINDOW`), not a window over iterations."""
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
     class WonShare(RLlibCallback):
@@ -216,7 +217,12 @@ def train_rllib(config: RLlibConfig, resume: bool = False) -> TrainResult:
         episodes=int(sum(r["episodes"] for r in rows)),
         final_reward_mean=float(last.get("return_mean", math.nan)),
         final_win_rate=float(last.get("won_player_0", math.nan)),
-        extra={"iterations": len(rows), "env_steps": int(last.get("env_steps", 0))},
+        extra={"iterations": len(rows), "env_steps": int(last.get("env_steps", 0))}
+        | (
+            {"time_limit_stop": [len(rows), config.iterations, "iterations"]}
+            if config.time_limit is not None and len(rows) < config.iterations
+            else {}
+        ),
     )
     write_run(out, config, result, session + 1)
     return result
@@ -395,6 +401,6 @@ def _draw(config: RLlibConfig, out: Path, rows: list[dict[str, float]]) -> Path:
         evaluations=out / EVALUATIONS_FILE,
         eval_label=f"eval vs {config.eval_opponent} ({config.eval_frames} frames)",
         reward_label=f"episode reward per seat (mean of last {WINDOW})",
-        win_label=f"frames won by player_0 (last {WINDOW})",
+        win_label="frames won by player_0 (each iteration's)",
     )
     return path

@@ -106,6 +106,8 @@ def make_model(config: TrainConfig, env: Any, start: Path | None = None) -> Any:
     import torch
 
     torch.set_num_threads(config.torch_threads)
+    if start is None and config.init is not None and not Path(config.init).is_file():
+        raise ConfigError(f"no checkpoint at {config.init}", "init")  # SB3 would add .zip
     if start is not None or config.init is not None:
         model = algorithm(config.algo).load(start or config.init, env=env, device="cpu")
         model.set_random_seed(config.seed)
@@ -277,7 +279,7 @@ def train_sb3(config: TrainConfig, resume: bool = False) -> TrainResult:
         extra={"warm_start": warm} if warm else {},
     )
     if config.time_limit is not None and model.num_timesteps < config.steps:
-        result.extra["time_limit_stop"] = [model.num_timesteps, config.steps]
+        result.extra["time_limit_stop"] = [model.num_timesteps, config.steps, "steps"]
     write_run(out, config, result, session + 1)
     return result
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from kinghill.agents.search import position_value
 from kinghill.agents.value import N_FEATURES, ValueNet, value_features
+from kinghill.experiments.training.config import check_count
 from kinghill.experiments.training.frames import self_play_shots
 from kinghill.experiments.training.tasks import held_out_frames, played_in_parts
 
@@ -142,7 +143,13 @@ def train_value(
     init: ValueNet | None = None,
 ) -> Report:
     """Self-play ``frames`` frames, fit a net on the frames not held out (from ``init`` when
-    given), save it to ``out`` and report it on the held-out ones."""
+    given), save it to ``out`` and report it on the held-out ones.
+
+    :raises ConfigError: ``frames`` below 2 (one is held out), ``hidden`` or ``jobs`` below 1.
+    """
+    check_count(frames, 2, "frames")
+    check_count(hidden, 1, "hidden")
+    check_count(jobs, 1, "jobs")
     start = time.perf_counter()
     positions = played_in_parts(self_play, frames, seed, agent, jobs)
     test = held_out(positions, seed)
