@@ -87,7 +87,7 @@ def _agent(spec: str, parameter: str) -> None:
 
 def at_least(config: object, low: int, *names: str) -> None:
     """Each of ``config``'s fields ``names`` a whole number of at least ``low``, else a
-    :class:`ConfigError` naming it (``"100"``, 1.5 and True are no counts)."""
+    :class:`ConfigError` naming it (a string, a fraction or True is no count)."""
     for name in names:
         check_count(getattr(config, name), low, name)
 
