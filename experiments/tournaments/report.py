@@ -440,8 +440,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         "## Play",
         "",
         *markdown_table(PLAY_COLUMNS, play_rows(report)),
-        *(["", *fault_lines(report)] if fault_lines(report) else []),
     ]
+    faults = fault_lines(report)
+    if faults:
+        lines += ["", *faults]
     return "\n".join(lines) + "\n"
 
 
